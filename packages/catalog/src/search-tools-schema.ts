@@ -1,0 +1,16 @@
+import * as z from 'zod';
+import { maxOutputTokensSchema } from '@toolhost/core';
+
+/** Input schema of search_tools. */
+export const searchToolsSchema = z.strictObject({
+  query: z.string().min(1).max(1000).describe('What the tool should do, or one or more exact tool names.'),
+  limit: z.int().min(1).max(25).default(5).describe('How many matches to return (1 to 25, default 5).'),
+  detail_level: z
+    .enum(['name', 'name_description', 'full'])
+    .default('name_description')
+    .describe('"name": names only; "name_description": names with one-line descriptions; "full": also each input schema.'),
+  max_output_tokens: maxOutputTokensSchema,
+});
+
+/** Validated search_tools arguments. */
+export type SearchToolsArgs = z.output<typeof searchToolsSchema>;

@@ -1,0 +1,35 @@
+export { ErrorCode, ERROR_CODES } from './error-code.js';
+export { ToolHostError, type ToolHostErrorCode } from './tool-host-error.js';
+export {
+  okResult,
+  errorResult,
+  type JsonSchema,
+  type FreeformFormat,
+  type ToolDefinition,
+  type ToolErrorInfo,
+  type ToolResult,
+} from './tool-result.js';
+export { toJsonSchema, boundIntegers } from './json-schema.js';
+export { gptTokenizer, approximateTokenizer, type Tokenizer } from './tokenizer.js';
+export {
+  budgetOutput,
+  estimateTokens,
+  truncationMarker,
+  EXACT_COUNT_LIMIT,
+  type BudgetedOutput,
+  type BudgetOptions,
+} from './budget-output.js';
+export {
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  MAX_OUTPUT_TOKENS_LIMIT,
+  MAX_OUTPUT_TOKENS_MESSAGE,
+  maxOutputTokensSchema,
+  preflightMaxOutputTokens,
+  type MaxOutputTokensCheck,
+} from './max-output-tokens.js';
+export { validateArguments, type ArgumentsCheck } from './validate-arguments.js';
+export type { Workspace, WorkspaceStat, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceRealPath } from './workspace.js';
+export { normalizeWorkspacePath, resolveWorkspacePath, type WorkspacePathCheck } from './workspace-path.js';
+export { createMemoryWorkspace, type MemoryWorkspace, type MemoryFileInput } from './memory-workspace.js';
+export { createMemorySpool, type Spool, type SpoolWriter, type MemorySpool } from './spool.js';
+export type { ShellKind, ToolContext, ToolImplementation } from './tool-implementation.js';

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs, realpathSync, type Stats } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import type { Workspace, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceStat } from './workspace.js';
+
+function kindOf(stats: Stats): WorkspaceEntryKind {
+  if (stats.isSymbolicLink()) return 'symlink';
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  return 'other';
+}
+
+function toStat(stats: Stats): WorkspaceStat {
+  return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 };
+}
+
+async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined;
+    throw error;
+  }
+}
+
+/** A workspace over a real folder on disk; `root` must be an existing absolute folder. */
+export function createNodeWorkspace(root: string): Workspace {
+  const realRoot = realpathSync(root);
+  const abs = (path: string) => (path ? join(root, path) : root);
+  return {
+    root,
+    onDisk: true,
+    lstat: async (path) => {
+      const stats = await optional(fs.lstat(abs(path)));
+      return stats && toStat(stats);
+    },
+    stat: async (path) => {
+      const stats = await optional(fs.stat(abs(path)));
+      return stats && toStat(stats);
+    },
+    async realpath(path) {
+      const real = await optional(fs.realpath(abs(path)));
+      if (real === undefined) return undefined;
+      if (real === realRoot) return { inside: true, path: '' };
+      if (real.startsWith(realRoot + sep)) return { inside: true, path: relative(realRoot, real).split(sep).join('/') };
+      return { inside: false, path: real };
+    },
+    readFile: async (path) => new Uint8Array(await fs.readFile(abs(path))),
+    async writeFile(path, data, options) {
+      // Write through symlinks to their target, never replacing the link with a regular file.
+      let target = abs(path);
+      const linkStat = await optional(fs.lstat(target));
+      if (linkStat?.isSymbolicLink()) target = await fs.realpath(target);
+      const existing = await optional(fs.stat(target));
+      const mode = options?.mode ?? (existing ? existing.mode & 0o7777 : undefined);
+      await fs.mkdir(dirname(target), { recursive: true });
+      const temp = join(dirname(target), `.${randomBytes(6).toString('hex')}.toolhost.tmp`);
+      try {
+        await fs.writeFile(temp, data, mode === undefined ? {} : { mode });
+        if (mode !== undefined) await fs.chmod(temp, mode);
+        await fs.rename(temp, target);
+      } catch (error) {
+        await fs.rm(temp, { force: true });
+        throw error;
+      }
+    },
+    remove: (path) => fs.unlink(abs(path)),
+    async readdir(path): Promise<WorkspaceDirEntry[]> {
+      const entries = await fs.readdir(abs(path), { withFileTypes: true });
+      return entries
+        .map((entry) => ({
+          name: entry.name,
+          kind: (entry.isSymbolicLink() ? 'symlink' : entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : 'other') as WorkspaceEntryKind,
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    },
+  };
+}

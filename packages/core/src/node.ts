@@ -1,0 +1,2 @@
+export { createNodeWorkspace } from './node-workspace.js';
+export { createFileSpool } from './node-spool.js';

@@ -1,0 +1,150 @@
+import { countTokens, encode, decode } from 'gpt-tokenizer/encoding/o200k_base';
+
+/** Counts and cuts text in model tokens. */
+export interface Tokenizer {
+  readonly name: string;
+  count(text: string): number;
+  /** True when `text` holds at most `limit` tokens; may stop early on long text. */
+  isWithin(text: string, limit: number): boolean;
+  /** The longest prefix of `text` holding at most `maxTokens` tokens. */
+  head(text: string, maxTokens: number): string;
+  /** The longest suffix of `text` holding at most `maxTokens` tokens. */
+  tail(text: string, maxTokens: number): string;
+}
+
+const plainText = { disallowedSpecial: new Set<string>() } as const;
+
+/** Pieces of at most this many characters are tokenized separately: BPE cost grows quadratically with run length. */
+const PIECE = 2048;
+
+/** Splits text into pieces, cutting after a newline (else a space) in each piece's second half where one exists. */
+function* pieces(text: string): Generator<string> {
+  let start = 0;
+  while (text.length - start > PIECE) {
+    const end = start + PIECE;
+    let cut = text.lastIndexOf('\n', end - 1) + 1;
+    if (cut <= start + PIECE / 2) cut = text.lastIndexOf(' ', end - 1) + 1;
+    if (cut <= start + PIECE / 2) cut = end;
+    // Never split a surrogate pair.
+    const code = text.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+    yield text.slice(start, cut);
+    start = cut;
+  }
+  if (start < text.length) yield text.slice(start);
+}
+
+function encodeText(text: string): number[] {
+  if (text.length <= PIECE) return encode(text, plainText as never);
+  const tokens: number[] = [];
+  for (const piece of pieces(text)) for (const token of encode(piece, plainText as never)) tokens.push(token);
+  return tokens;
+}
+
+function countText(text: string): number {
+  let total = 0;
+  for (const piece of pieces(text)) total += countTokens(piece, plainText as never);
+  return total;
+}
+
+function within(text: string, limit: number): boolean {
+  if (text.length <= limit) return true;
+  let total = 0;
+  for (const piece of pieces(text)) {
+    total += countTokens(piece, plainText as never);
+    if (total > limit) return false;
+  }
+  return true;
+}
+
+function decodedPrefix(text: string, tokens: number[], count: number): string {
+  if (count <= 0) return '';
+  if (count >= tokens.length) return text;
+  let prefix = decode(tokens.slice(0, count));
+  // A cut inside a multi-byte character decodes to U+FFFD: drop it so the prefix stays a true prefix.
+  while (prefix.length > 0 && !text.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}
+
+/** The default tokenizer: o200k_base from gpt-tokenizer, special-token strings counted as plain text. */
+export const gptTokenizer: Tokenizer = {
+  name: 'o200k_base',
+  count: (text) => (text.length === 0 ? 0 : countText(text)),
+  isWithin: within,
+  head(text, maxTokens) {
+    if (maxTokens <= 0) return '';
+    // Encode only a window around the cut, widened until it holds enough tokens.
+    let size = maxTokens * 6 + 64;
+    for (;;) {
+      const window = text.slice(0, Math.min(text.length, size));
+      const tokens = encodeText(window);
+      if (tokens.length > maxTokens || window.length === text.length) return decodedPrefix(window, tokens, maxTokens);
+      size *= 2;
+    }
+  },
+  tail(text, maxTokens) {
+    if (maxTokens <= 0) return '';
+    let size = maxTokens * 6 + 64;
+    for (;;) {
+      const window = text.slice(Math.max(0, text.length - size));
+      const tokens = encodeText(window);
+      if (tokens.length > maxTokens || window.length === text.length) {
+        if (tokens.length <= maxTokens) return window;
+        let suffix = decode(tokens.slice(tokens.length - maxTokens));
+        while (suffix.length > 0 && !window.endsWith(suffix)) suffix = suffix.slice(1);
+        return suffix;
+      }
+      size *= 2;
+    }
+  },
+};
+
+const encoder = new TextEncoder();
+
+function utf8Length(text: string): number {
+  // Fast path for ASCII-only text.
+  let ascii = true;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  return ascii ? text.length : encoder.encode(text).length;
+}
+
+/** A tokenizer that counts one token per 4 UTF-8 bytes (rounded up); fast and dependency-free. */
+export const approximateTokenizer: Tokenizer = {
+  name: 'approximate-4-bytes',
+  count: (text) => Math.ceil(utf8Length(text) / 4),
+  isWithin: (text, limit) => text.length <= limit * 4 && Math.ceil(utf8Length(text) / 4) <= limit,
+  head(text, maxTokens) {
+    if (maxTokens <= 0) return '';
+    let bytes = 0;
+    let end = 0;
+    const budget = maxTokens * 4;
+    for (const ch of text) {
+      const size = utf8Length(ch);
+      if (bytes + size > budget) break;
+      bytes += size;
+      end += ch.length;
+    }
+    return text.slice(0, end);
+  },
+  tail(text, maxTokens) {
+    if (maxTokens <= 0) return '';
+    const budget = maxTokens * 4;
+    let bytes = 0;
+    let start = text.length;
+    while (start > 0) {
+      let step = 1;
+      const code = text.charCodeAt(start - 1);
+      if (code >= 0xdc00 && code <= 0xdfff && start >= 2) step = 2;
+      const size = utf8Length(text.slice(start - step, start));
+      if (bytes + size > budget) break;
+      bytes += size;
+      start -= step;
+    }
+    return text.slice(start);
+  },
+};

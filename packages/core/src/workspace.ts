@@ -1,0 +1,46 @@
+/** What a workspace entry is. */
+export type WorkspaceEntryKind = 'file' | 'directory' | 'symlink' | 'other';
+
+/** Metadata of one workspace entry. */
+export interface WorkspaceStat {
+  kind: WorkspaceEntryKind;
+  size: number;
+  mtimeMs: number;
+  /** Permission bits (e.g. 0o644). */
+  mode: number;
+}
+
+/** One entry of a directory listing. */
+export interface WorkspaceDirEntry {
+  name: string;
+  kind: WorkspaceEntryKind;
+}
+
+/** Where a path really leads once symlinks are followed. */
+export interface WorkspaceRealPath {
+  /** True when the real path lies inside the workspace root. */
+  inside: boolean;
+  /** Workspace-relative POSIX path when inside, else the absolute real path. */
+  path: string;
+}
+
+/**
+ * The file system the tools work on: a real folder or an in-memory tree. Paths are workspace-relative,
+ * POSIX-separated, already checked by `resolveWorkspacePath` (`''` is the root).
+ */
+export interface Workspace {
+  /** Absolute path of the root as shown to the model. */
+  readonly root: string;
+  /** True when the workspace is a real folder on disk (so processes can run in it). */
+  readonly onDisk: boolean;
+  lstat(path: string): Promise<WorkspaceStat | undefined>;
+  stat(path: string): Promise<WorkspaceStat | undefined>;
+  /** Follows symlinks; undefined when the path does not exist. */
+  realpath(path: string): Promise<WorkspaceRealPath | undefined>;
+  readFile(path: string): Promise<Uint8Array>;
+  /** Writes atomically (temp file + rename in the same folder), creating parent folders. */
+  writeFile(path: string, data: Uint8Array, options?: { mode?: number }): Promise<void>;
+  /** Removes one file or symlink. */
+  remove(path: string): Promise<void>;
+  readdir(path: string): Promise<WorkspaceDirEntry[]>;
+}

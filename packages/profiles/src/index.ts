@@ -1,0 +1,27 @@
+export {
+  resolveShellProfile,
+  detectPlatform,
+  currentShellEnvironment,
+  SHELL_PROFILE_SETTINGS,
+  type ShellProfileSetting,
+  type ShellPlatform,
+  type ShellGuidance,
+  type ShellEnvironment,
+} from './shell-profile.js';
+export { LEGACY_MIGRATIONS, isLegacyToolName, legacyToolMessage, type LegacyMigration } from './legacy-tools.js';
+export { PROFILE_TOOLS, TOOL_PROFILES, type ToolProfile } from './tool-profile.js';
+export {
+  describeBuiltinTool,
+  execCommandDescription,
+  writeStdinDescription,
+  applyPatchDescription,
+  searchToolsDescription,
+  codeSearchDescription,
+} from './tool-descriptions.js';
+export {
+  createVerificationGate,
+  isVerificationCommand,
+  type VerificationGate,
+  type VerificationGateOptions,
+} from './verification-gate.js';
+export { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions, type BuiltinImplementations } from './tool-runtime.js';

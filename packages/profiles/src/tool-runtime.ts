@@ -1,0 +1,259 @@
+import * as z from 'zod';
+import {
+  ErrorCode,
+  ToolHostError,
+  budgetOutput,
+  errorResult,
+  maxOutputTokensSchema,
+  okResult,
+  preflightMaxOutputTokens,
+  toJsonSchema,
+  validateArguments,
+  type Spool,
+  type Tokenizer,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolImplementation,
+  type ToolResult,
+  type Workspace,
+} from '@toolhost/core';
+import { catalogEntrySchema, createSearchToolsTool, createToolCatalog, type CatalogEntry, type ToolCatalog } from '@toolhost/catalog';
+import { isLegacyToolName, legacyToolMessage } from './legacy-tools.js';
+import type { ShellGuidance } from './shell-profile.js';
+import { describeBuiltinTool } from './tool-descriptions.js';
+import { PROFILE_TOOLS, type ToolProfile } from './tool-profile.js';
+import { createVerificationGate, type VerificationGate, type VerificationGateOptions } from './verification-gate.js';
+
+/** The built-in tool implementations a runtime dispatches to (search_tools is built from the catalog). */
+export interface BuiltinImplementations {
+  exec_command: ToolImplementation;
+  write_stdin: ToolImplementation;
+  apply_patch: ToolImplementation;
+  code_search?: ToolImplementation;
+}
+
+/** Options of {@link createToolRuntime}. */
+export interface ToolRuntimeOptions {
+  profile: ToolProfile;
+  guidance: ShellGuidance;
+  workspace: Workspace;
+  spool: Spool;
+  tokenizer: Tokenizer;
+  implementations: BuiltinImplementations;
+  catalog?: CatalogEntry[];
+  verification?: VerificationGateOptions;
+  /** Called after every call with its arguments and result (for recording). */
+  onCall?: (name: string, args: unknown, result: ToolResult) => void;
+  /** Releases what the implementations hold; called once by `close()`. */
+  onClose?: () => Promise<void>;
+}
+
+/** The dispatch core shared by the real and the fake host. */
+export interface ToolRuntime {
+  /** Tools visible to the model in the current request segment. */
+  readonly tools: ToolDefinition[];
+  readonly catalog: ToolCatalog;
+  readonly gate: VerificationGate;
+  readonly closed: boolean;
+  call(name: string, args?: unknown): Promise<ToolResult>;
+  nextSegment(): ToolDefinition[];
+  close(): Promise<void>;
+}
+
+const MAX_OUTPUT_TOKENS_JSON = (toJsonSchema(z.object({ max_output_tokens: maxOutputTokensSchema })).properties as Record<string, unknown>)
+  .max_output_tokens;
+
+function catalogImplementation(entry: CatalogEntry): { implementation: ToolImplementation; definition: ToolDefinition } {
+  const isZod = Boolean((entry.inputSchema as { _zod?: unknown })._zod);
+  let schema: z.ZodObject;
+  let inputSchema: Record<string, unknown>;
+  if (isZod) {
+    const base = entry.inputSchema as z.ZodObject;
+    schema = z.strictObject({ ...base.shape, max_output_tokens: maxOutputTokensSchema });
+    inputSchema = toJsonSchema(schema);
+  } else {
+    const json = catalogEntrySchema(entry);
+    const properties = { ...((json.properties as Record<string, unknown>) ?? {}) };
+    properties.max_output_tokens = MAX_OUTPUT_TOKENS_JSON;
+    inputSchema = { ...json, type: 'object', properties };
+    schema = z.looseObject({ max_output_tokens: maxOutputTokensSchema });
+  }
+  const implementation: ToolImplementation = {
+    name: entry.name,
+    schema,
+    async execute(args, context) {
+      const { max_output_tokens: _budget, ...rest } = args;
+      const outcome = await entry.handler(rest, context);
+      return typeof outcome === 'string' ? okResult(outcome) : outcome;
+    },
+  };
+  return { implementation, definition: { name: entry.name, description: entry.description, inputSchema } };
+}
+
+function builtinDefinition(implementation: ToolImplementation, guidance: ShellGuidance): ToolDefinition {
+  const definition: ToolDefinition = {
+    name: implementation.name,
+    description: describeBuiltinTool(implementation.name, guidance),
+    inputSchema: toJsonSchema(implementation.schema),
+  };
+  if (implementation.freeform) definition.freeform = implementation.freeform;
+  return definition;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Creates the dispatch core: tool list, preflight, validation, gate, budgeting and deferred expansion. */
+export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
+  const guidance = options.guidance;
+  const catalog = createToolCatalog(options.catalog ?? []);
+  const gate = createVerificationGate(options.verification);
+  const abort = new AbortController();
+  const expanded: string[] = [];
+  const pending: string[] = [];
+  let closed = false;
+  let closing: Promise<void> | undefined;
+
+  const searchTools = createSearchToolsTool({
+    catalog,
+    isVisible: (name) => expanded.includes(name) || pending.includes(name),
+    onMatched(names) {
+      for (const name of names) if (!expanded.includes(name) && !pending.includes(name)) pending.push(name);
+    },
+  });
+  const builtins = new Map<string, ToolImplementation>();
+  for (const name of PROFILE_TOOLS[options.profile]) {
+    const implementation = name === 'search_tools' ? searchTools : options.implementations[name as keyof BuiltinImplementations];
+    if (!implementation) throw new ToolHostError('invalid_options', `profile ${options.profile} needs an implementation of ${name}`);
+    builtins.set(name, implementation);
+  }
+  const builtinDefinitions = [...builtins.values()].map((impl) => builtinDefinition(impl, guidance));
+  for (const entry of catalog.list()) {
+    if (builtins.has(entry.name) || isLegacyToolName(entry.name)) {
+      throw new ToolHostError('duplicate_tool', `catalog entry ${entry.name} collides with a built-in or legacy tool name`);
+    }
+  }
+
+  const catalogTool = (name: string) => {
+    const entry = catalog.get(name);
+    if (!entry) return undefined;
+    if (entry.deferred !== false && !expanded.includes(name)) return undefined;
+    return catalogImplementation(entry);
+  };
+
+  const visibleDefinitions = (): ToolDefinition[] => {
+    const list = [...builtinDefinitions];
+    for (const entry of catalog.list()) if (entry.deferred === false) list.push(catalogImplementation(entry).definition);
+    for (const name of expanded) {
+      const tool = catalogTool(name);
+      if (tool && catalog.get(name)?.deferred !== false) list.push(tool.definition);
+    }
+    return list;
+  };
+
+  const context = (maxOutputTokens: number): ToolContext => ({
+    workspace: options.workspace,
+    tokenizer: options.tokenizer,
+    spool: options.spool,
+    maxOutputTokens,
+    shell: guidance.kind,
+    signal: abort.signal,
+  });
+
+  const unknownTool = (name: string): ToolResult => {
+    const entry = catalog.get(name);
+    if (entry && pending.includes(name)) {
+      return errorResult(ErrorCode.UnknownTool, `${name} was found by search_tools and becomes callable in the next request.`);
+    }
+    if (entry) return errorResult(ErrorCode.UnknownTool, `${name} is not loaded. Call search_tools with {"query":"${name}"} first; it becomes callable in the next request.`);
+    const names = visibleDefinitions().map((d) => d.name).join(', ');
+    return errorResult(ErrorCode.UnknownTool, `No tool named ${JSON.stringify(String(name).slice(0, 100))}. Available tools: ${names}. Use search_tools to find others.`);
+  };
+
+  const dispatch = async (name: string, rawArgs: unknown): Promise<ToolResult> => {
+    if (typeof name !== 'string') return errorResult(ErrorCode.UnknownTool, 'tool name must be a string');
+    if (isLegacyToolName(name)) return errorResult(ErrorCode.LegacyTool, legacyToolMessage(name));
+    const implementation = builtins.get(name) ?? catalogTool(name)?.implementation;
+    if (!implementation) return unknownTool(name);
+    let args: unknown = rawArgs ?? {};
+    if (typeof args === 'string') {
+      if (implementation.fromFreeform && !args.trimStart().startsWith('{')) args = implementation.fromFreeform(args);
+      else {
+        try {
+          args = JSON.parse(args);
+        } catch {
+          return errorResult(ErrorCode.InvalidArguments, `Invalid arguments for ${name}: arguments must be a JSON object`);
+        }
+      }
+    }
+    if (!isPlainObject(args)) return errorResult(ErrorCode.InvalidArguments, `Invalid arguments for ${name}: arguments must be a JSON object`);
+    const budget = preflightMaxOutputTokens(args);
+    if (!budget.ok) return errorResult(ErrorCode.InvalidArguments, budget.message);
+    const normalized = implementation.normalize ? implementation.normalize(args) : args;
+    const valid = validateArguments(name, implementation.schema, normalized);
+    if (!valid.ok) return errorResult(ErrorCode.InvalidArguments, valid.message);
+    const blocked = gate.check(name);
+    if (blocked) return blocked;
+    const values = valid.value as Record<string, unknown>;
+    let result: ToolResult;
+    try {
+      result = await implementation.execute(values, context(budget.value));
+    } catch (error) {
+      if (closed) return errorResult(ErrorCode.ToolFailed, `${name} was interrupted because the host closed`);
+      const message = error instanceof Error ? error.message : String(error);
+      result = errorResult(ErrorCode.InternalError, `${name} failed unexpectedly: ${message}`);
+    }
+    gate.record(name, values, result);
+    if (!options.tokenizer.isWithin(result.output, budget.value)) {
+      const path = await options.spool.save(name, result.output);
+      const fitted = budgetOutput(result.output, budget.value, options.tokenizer, { note: `Full output: ${path}` });
+      result = { ...result, output: fitted.text, data: { ...result.data, truncated: true, spool_path: path } };
+    }
+    return result;
+  };
+
+  return {
+    get tools() {
+      return visibleDefinitions();
+    },
+    catalog,
+    gate,
+    get closed() {
+      return closed;
+    },
+    async call(name, args) {
+      if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
+      let result: ToolResult;
+      try {
+        result = await dispatch(name, args);
+      } catch (error) {
+        if (ToolHostError.is(error)) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        result = errorResult(ErrorCode.InternalError, `${String(name)} failed unexpectedly: ${message}`);
+      }
+      options.onCall?.(name, args, result);
+      return result;
+    },
+    nextSegment() {
+      if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
+      for (const name of pending.splice(0)) if (!expanded.includes(name) && catalog.get(name)) expanded.push(name);
+      return visibleDefinitions();
+    },
+    close() {
+      if (!closing) {
+        closed = true;
+        abort.abort();
+        closing = (async () => {
+          const closers = [...builtins.values()].map((impl) => impl.close?.());
+          await Promise.allSettled(closers);
+          await options.onClose?.();
+          await options.spool.dispose();
+        })();
+      }
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { ToolHostError, gptTokenizer, type Tokenizer, type ToolDefinition, type ToolResult } from '@toolhost/core';
+import { createFileSpool, createNodeWorkspace } from '@toolhost/core/node';
+import type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
+import { createExecTools, type ExecGateway } from '@toolhost/exec';
+import { createApplyPatchTool } from '@toolhost/patch';
+import { createCodeSearchTool } from '@toolhost/code-search';
+import {
+  SHELL_PROFILE_SETTINGS,
+  TOOL_PROFILES,
+  createToolRuntime,
+  currentShellEnvironment,
+  resolveShellProfile,
+  type ShellGuidance,
+  type ShellProfileSetting,
+  type ToolProfile,
+  type VerificationGateOptions,
+} from '@toolhost/profiles';
+
+/** Options of {@link createToolHost}. */
+export interface ToolHostOptions {
+  /** Absolute path of an existing folder; every path the tools touch stays inside it. */
+  workspace: string;
+  profile?: ToolProfile;
+  shellProfile?: ShellProfileSetting;
+  /** Counts output tokens (default: o200k_base). */
+  tokenizer?: Tokenizer;
+  /** Tools that search_tools can surface. */
+  catalog?: CatalogEntry[];
+  /** Decides sandbox_permissions / justification requests (default: allow use_default, deny escalation). */
+  gateway?: ExecGateway;
+  /** Where complete outputs are spooled (default: a per-host folder under the OS temp folder, removed by close()). */
+  spoolDir?: string;
+  /** Anti-blind-editing settings. */
+  verification?: VerificationGateOptions;
+  /** Live output of exec sessions, chunk by chunk. */
+  onOutput?: (sessionId: number, chunk: string) => void;
+}
+
+/** The model-facing tool surface of one workspace. */
+export interface ToolHost {
+  /** Tools visible to the model in the current request segment. */
+  readonly tools: ToolDefinition[];
+  /** The deferred catalog; entries can be added and removed at run time. */
+  readonly catalog: ToolCatalog;
+  /** The resolved shell profile. */
+  readonly shell: ShellGuidance;
+  readonly profile: ToolProfile;
+  /** Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. */
+  call(name: string, args?: unknown): Promise<ToolResult>;
+  /** Starts the next request segment; deferred tools found by search_tools join `tools`. */
+  nextSegment(): ToolDefinition[];
+  /** Kills every session and removes the spool. */
+  close(): Promise<void>;
+}
+
+function checkOptions(options: ToolHostOptions): void {
+  if (!options || typeof options !== 'object') throw new ToolHostError('invalid_options', 'createToolHost needs an options object');
+  const { workspace, profile, shellProfile } = options;
+  if (typeof workspace !== 'string' || !isAbsolute(workspace)) {
+    throw new ToolHostError('invalid_options', `workspace must be an absolute path, got ${JSON.stringify(workspace)}`);
+  }
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
+    throw new ToolHostError('invalid_options', `workspace ${workspace} is not an existing folder`);
+  }
+  if (profile !== undefined && !TOOL_PROFILES.includes(profile)) {
+    throw new ToolHostError('invalid_options', `profile must be one of ${TOOL_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
+  }
+  if (shellProfile !== undefined && !SHELL_PROFILE_SETTINGS.includes(shellProfile)) {
+    throw new ToolHostError('invalid_options', `shellProfile must be one of ${SHELL_PROFILE_SETTINGS.join(', ')}, got ${JSON.stringify(shellProfile)}`);
+  }
+}
+
+/** Creates a tool host over a real workspace folder. */
+export function createToolHost(options: ToolHostOptions): ToolHost {
+  checkOptions(options);
+  const profile = options.profile ?? 'default';
+  const shell = resolveShellProfile(options.shellProfile ?? 'auto', currentShellEnvironment());
+  const workspace = createNodeWorkspace(options.workspace);
+  const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput });
+  const runtime = createToolRuntime({
+    profile,
+    guidance: shell,
+    workspace,
+    spool: createFileSpool(options.spoolDir),
+    tokenizer: options.tokenizer ?? gptTokenizer,
+    implementations: {
+      exec_command: exec.execCommand,
+      write_stdin: exec.writeStdin,
+      apply_patch: createApplyPatchTool(),
+      code_search: createCodeSearchTool(),
+    },
+    catalog: options.catalog,
+    verification: options.verification,
+    onClose: () => exec.close(),
+  });
+  return {
+    get tools() {
+      return runtime.tools;
+    },
+    catalog: runtime.catalog,
+    shell,
+    profile,
+    call: (name, args) => runtime.call(name, args),
+    nextSegment: () => runtime.nextSegment(),
+    close: () => runtime.close(),
+  };
+}

@@ -1,0 +1,16 @@
+export { createToolHost, type ToolHost, type ToolHostOptions } from './create-tool-host.js';
+export {
+  ErrorCode,
+  ToolHostError,
+  gptTokenizer,
+  approximateTokenizer,
+  type ToolHostErrorCode,
+  type Tokenizer,
+  type ToolDefinition,
+  type ToolResult,
+  type ToolErrorInfo,
+  type JsonSchema,
+} from '@toolhost/core';
+export type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
+export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
+export type { ToolProfile, ShellProfileSetting, ShellGuidance, VerificationGateOptions } from '@toolhost/profiles';

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+import { defaultServerConditions } from 'vite';
+
+export default defineConfig({
+  ssr: { resolve: { conditions: ['@toolhost/source', ...defaultServerConditions] } },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
