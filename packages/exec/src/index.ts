@@ -9,3 +9,4 @@ export {
 } from './exec-schema.js';
 export { defaultExecGateway, type ExecGateway, type ExecRequest, type ExecDecision } from './exec-gateway.js';
 export { createExecTools, type ExecTools, type ExecToolsOptions } from './exec-tools.js';
+export { formatExecOutput, newChunkId, type ExecOutputParts } from './exec-output.js';
