@@ -10,6 +10,7 @@ export function createFileSpool(directory?: string): Spool & { readonly director
   const owned = directory === undefined;
   let counter = 0;
   const open = new Set<WriteStream>();
+  const created: string[] = [];
   const ensure = (): string => {
     if (!dir) dir = join(tmpdir(), `toolhost-spool-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
     mkdirSync(dir, { recursive: true });
@@ -19,6 +20,7 @@ export function createFileSpool(directory?: string): Spool & { readonly director
     const safe = label.replace(/[^a-zA-Z0-9_.-]+/g, '-').slice(0, 60) || 'output';
     const path = join(ensure(), `${String(++counter).padStart(4, '0')}-${safe}.log`);
     const stream = createWriteStream(path);
+    created.push(path);
     open.add(stream);
     let bytes = 0;
     const done = new Promise<void>((resolve) => {
@@ -56,6 +58,8 @@ export function createFileSpool(directory?: string): Spool & { readonly director
       for (const stream of open) stream.destroy();
       open.clear();
       if (owned && dir) await fs.rm(dir, { recursive: true, force: true });
+      else await Promise.all(created.map((path) => fs.rm(path, { force: true })));
+      created.length = 0;
     },
   };
 }

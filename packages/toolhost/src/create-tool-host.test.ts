@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ToolHostError, approximateTokenizer, createToolHost } from './index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'toolhost-facade-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function thrownCode(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return ToolHostError.is(error) ? error.code : 'not a ToolHostError';
+  }
+  return undefined;
+}
+
+describe('createToolHost', () => {
+  it('is synchronous and lists the default profile', async () => {
+    const host = createToolHost({ workspace: dir });
+    expect(host.profile).toBe('default');
+    expect(host.tools.map((t) => t.name)).toEqual(['exec_command', 'write_stdin', 'apply_patch', 'search_tools']);
+    await host.close();
+  });
+
+  it.each([
+    [{ workspace: 'relative/path' }],
+    [{ workspace: join(dir, 'missing') }],
+    [{ workspace: dir, profile: 'expert' }],
+    [{ workspace: dir, shellProfile: 'zsh' }],
+    [undefined],
+  ])('throws invalid_options for %j', (options) => {
+    expect(thrownCode(() => createToolHost(options as never))).toBe('invalid_options');
+  });
+
+  it('throws invalid_options for a file used as workspace', () => {
+    const file = join(dir, 'file.txt');
+    writeFileSync(file, 'x');
+    expect(thrownCode(() => createToolHost({ workspace: file }))).toBe('invalid_options');
+  });
+
+  it('throws duplicate_tool when a catalog entry shadows a built-in', () => {
+    const entry = { name: 'exec_command', description: 'x', inputSchema: { type: 'object' }, handler: () => 'x' };
+    expect(thrownCode(() => createToolHost({ workspace: dir, catalog: [entry] }))).toBe('duplicate_tool');
+  });
+
+  it('never throws for model mistakes and throws host_closed after close()', async () => {
+    const host = createToolHost({ workspace: dir, tokenizer: approximateTokenizer });
+    for (const [name, args] of [['nope', {}], ['exec_command', null], ['exec_command', { cmd: 1 }], ['unified_file', {}]] as const) {
+      const result = await host.call(name, args);
+      expect(result.ok).toBe(false);
+      expect(typeof result.error?.code).toBe('string');
+    }
+    await host.close();
+    await host.close();
+    await expect(host.call('exec_command', { cmd: 'true' })).rejects.toMatchObject({ code: 'host_closed' });
+  });
+
+  it('removes the spool folder it created, or its own files in a given folder, on close()', async () => {
+    const spoolDir = join(dir, 'spool-check');
+    const entries = [
+      {
+        name: 'big_report',
+        description: 'Prints a long report.',
+        inputSchema: { type: 'object', properties: {} },
+        deferred: false,
+        handler: () => 'line of the report\n'.repeat(5000),
+      },
+    ];
+    const withCatalog = createToolHost({ workspace: dir, catalog: entries });
+    const result = await withCatalog.call('big_report', { max_output_tokens: 50 });
+    expect(result.ok).toBe(true);
+    expect(result.data?.truncated).toBe(true);
+    const spoolPath = String(result.data?.spool_path);
+    expect(existsSync(spoolPath)).toBe(true);
+    await withCatalog.close();
+    expect(existsSync(spoolPath)).toBe(false);
+
+    const host = createToolHost({ workspace: dir, spoolDir, catalog: entries });
+    const spooled = await host.call('big_report', { max_output_tokens: 50 });
+    expect(String(spooled.data?.spool_path).startsWith(spoolDir)).toBe(true);
+    expect(readdirSync(spoolDir)).toHaveLength(1);
+    await host.close();
+    // A caller-supplied spool folder is kept; only the files the host wrote are removed.
+    expect(existsSync(spoolDir)).toBe(true);
+    expect(readdirSync(spoolDir)).toEqual([]);
+  });
+});
