@@ -1,0 +1,45 @@
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createNodeWorkspace } from './node-workspace.js';
+import { resolveWorkspacePath } from './workspace-path.js';
+
+const base = mkdtempSync(join(tmpdir(), 'toolhost-ws-'));
+const root = join(base, 'repo');
+const outside = join(base, 'outside');
+mkdirSync(root);
+mkdirSync(outside);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('createNodeWorkspace', () => {
+  it('writes atomically, keeps the mode and leaves no temp file', async () => {
+    const ws = createNodeWorkspace(root);
+    writeFileSync(join(root, 'run.sh'), 'echo 1\n', { mode: 0o755 });
+    await ws.writeFile('run.sh', new TextEncoder().encode('echo 2\n'));
+    expect(readFileSync(join(root, 'run.sh'), 'utf8')).toBe('echo 2\n');
+    expect(statSync(join(root, 'run.sh')).mode & 0o777).toBe(0o755);
+    await ws.writeFile('a/b/c.txt', new TextEncoder().encode('c'));
+    expect(readFileSync(join(root, 'a/b/c.txt'), 'utf8')).toBe('c');
+    expect(readdirSync(join(root, 'a/b'))).toEqual(['c.txt']);
+  });
+
+  it('writes through a symlink to its target and keeps the link', async () => {
+    const ws = createNodeWorkspace(root);
+    writeFileSync(join(root, 'target.txt'), 'old');
+    symlinkSync('target.txt', join(root, 'link.txt'));
+    await ws.writeFile('link.txt', new TextEncoder().encode('new'));
+    expect(lstatSync(join(root, 'link.txt')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(root, 'target.txt'), 'utf8')).toBe('new');
+  });
+
+  it('reports symlinks that lead outside and lets resolveWorkspacePath refuse them', async () => {
+    const ws = createNodeWorkspace(root);
+    writeFileSync(join(outside, 'secret.txt'), 'secret');
+    symlinkSync(outside, join(root, 'out'));
+    expect(await ws.realpath('out')).toEqual({ inside: false, path: outside });
+    const check = await resolveWorkspacePath(ws, 'out/secret.txt');
+    expect(check.ok).toBe(false);
+    expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
+  });
+});
