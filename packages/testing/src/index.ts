@@ -1,2 +1,3 @@
-/** Version of this package. */
-export const VERSION = '0.1.0';
+export { createFakeToolHost, type FakeToolHost, type FakeToolHostOptions, type RecordedCall } from './create-fake-tool-host.js';
+export { createScriptedExecTools, UNSCRIPTED_COMMAND, type ScriptedExecTools } from './scripted-exec.js';
+export { matchesScript, matchesInput, type FakeCommand, type FakeStdinReply } from './fake-command.js';

@@ -1,0 +1,140 @@
+import {
+  ToolHostError,
+  createMemorySpool,
+  createMemoryWorkspace,
+  gptTokenizer,
+  type MemoryFileInput,
+  type MemorySpool,
+  type MemoryWorkspace,
+  type Tokenizer,
+  type ToolResult,
+} from '@toolhost/core';
+import type { CatalogEntry } from '@toolhost/catalog';
+import { createApplyPatchTool } from '@toolhost/patch';
+import { createCodeSearchTool } from '@toolhost/code-search';
+import {
+  SHELL_PROFILE_SETTINGS,
+  TOOL_PROFILES,
+  createToolRuntime,
+  currentShellEnvironment,
+  resolveShellProfile,
+  type ShellEnvironment,
+  type ShellProfileSetting,
+  type ToolProfile,
+  type VerificationGateOptions,
+} from '@toolhost/profiles';
+import type { ToolHost } from 'toolhost';
+import type { FakeCommand } from './fake-command.js';
+import { UNSCRIPTED_COMMAND, createScriptedExecTools } from './scripted-exec.js';
+
+/** Options of {@link createFakeToolHost}. */
+export interface FakeToolHostOptions {
+  profile?: ToolProfile;
+  shellProfile?: ShellProfileSetting;
+  /** Initial workspace files: path → content (relative, or absolute under `root`). */
+  files?: Record<string, MemoryFileInput>;
+  /** Scripted exec_command replies; the first match wins. */
+  commands?: FakeCommand[];
+  /** Tools that search_tools can surface. */
+  catalog?: CatalogEntry[];
+  /** Throw a ToolHostError `unscripted_command` instead of returning an `ok:false` result for an unscripted command. */
+  strict?: boolean;
+  /** Counts output tokens (default: o200k_base, as the real host). */
+  tokenizer?: Tokenizer;
+  /** Anti-blind-editing settings. */
+  verification?: VerificationGateOptions;
+  /** Absolute path the model sees as the workspace root (default `/workspace`). */
+  root?: string;
+  /** The platform `shellProfile: 'auto'` resolves against (default: the current process). */
+  environment?: ShellEnvironment;
+}
+
+/** One recorded call of the fake host. */
+export interface RecordedCall {
+  name: string;
+  args: unknown;
+  result: ToolResult;
+}
+
+/** A tool host over an in-memory workspace and scripted commands, with the real host's surface. */
+export interface FakeToolHost extends ToolHost {
+  /** Every call and its result, in order. */
+  readonly calls: readonly RecordedCall[];
+  /** The in-memory workspace the tools work on. */
+  readonly workspace: MemoryWorkspace;
+  /** The in-memory spool holding complete outputs of truncated results. */
+  readonly spool: MemorySpool;
+  /** The commands exec_command was asked to run, in order. */
+  readonly commandsRun: readonly string[];
+  /** Every workspace file as UTF-8 text, keyed by relative path. */
+  files(): Record<string, string>;
+}
+
+function checkOptions(options: FakeToolHostOptions): void {
+  if (!options || typeof options !== 'object') throw new ToolHostError('invalid_options', 'createFakeToolHost needs an options object');
+  const { profile, shellProfile, commands } = options;
+  if (profile !== undefined && !TOOL_PROFILES.includes(profile)) {
+    throw new ToolHostError('invalid_options', `profile must be one of ${TOOL_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
+  }
+  if (shellProfile !== undefined && !SHELL_PROFILE_SETTINGS.includes(shellProfile)) {
+    throw new ToolHostError('invalid_options', `shellProfile must be one of ${SHELL_PROFILE_SETTINGS.join(', ')}, got ${JSON.stringify(shellProfile)}`);
+  }
+  for (const command of commands ?? []) {
+    if (typeof command?.match !== 'string' && !(command?.match instanceof RegExp)) {
+      throw new ToolHostError('invalid_options', 'each scripted command needs a string or RegExp `match`');
+    }
+    if (typeof command.output !== 'string') throw new ToolHostError('invalid_options', `scripted command ${String(command.match)} needs a string \`output\``);
+  }
+}
+
+/** Creates a fake tool host: the real dispatch core, patch engine and code search over in-memory files, with scripted exec. */
+export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolHost {
+  checkOptions(options);
+  const profile = options.profile ?? 'default';
+  const shell = resolveShellProfile(options.shellProfile ?? 'auto', options.environment ?? currentShellEnvironment());
+  const workspace = createMemoryWorkspace(options.files ?? {}, options.root ?? '/workspace');
+  const spool = createMemorySpool();
+  const exec = createScriptedExecTools(options.commands ?? []);
+  const calls: RecordedCall[] = [];
+  const runtime = createToolRuntime({
+    profile,
+    guidance: shell,
+    workspace,
+    spool,
+    tokenizer: options.tokenizer ?? gptTokenizer,
+    implementations: {
+      exec_command: exec.execCommand,
+      write_stdin: exec.writeStdin,
+      apply_patch: createApplyPatchTool(),
+      code_search: createCodeSearchTool(),
+    },
+    catalog: options.catalog,
+    verification: options.verification,
+    onCall: (name, args, result) => calls.push({ name, args, result }),
+  });
+  return {
+    get tools() {
+      return runtime.tools;
+    },
+    catalog: runtime.catalog,
+    shell,
+    profile,
+    calls,
+    workspace,
+    spool,
+    get commandsRun() {
+      return exec.commandsRun;
+    },
+    files: () => workspace.snapshot(),
+    async call(name, args) {
+      const result = await runtime.call(name, args);
+      const unscripted = result.data?.[UNSCRIPTED_COMMAND];
+      if (options.strict && typeof unscripted === 'string') {
+        throw new ToolHostError('unscripted_command', `the fake tool host has no scripted command matching ${JSON.stringify(unscripted)}`);
+      }
+      return result;
+    },
+    nextSegment: () => runtime.nextSegment(),
+    close: () => runtime.close(),
+  };
+}

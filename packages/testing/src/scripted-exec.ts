@@ -1,0 +1,171 @@
+import {
+  ErrorCode,
+  budgetOutput,
+  errorResult,
+  okResult,
+  resolveWorkspacePath,
+  type ToolContext,
+  type ToolImplementation,
+  type ToolResult,
+} from '@toolhost/core';
+import { YIELD_TIME_BOUNDS, execCommandSchema, formatExecOutput, writeStdinSchema, type ExecCommandArgs, type WriteStdinArgs } from '@toolhost/exec';
+import { matchesInput, matchesScript, type FakeCommand } from './fake-command.js';
+
+/** Marks a result whose command matched no script (the fake host throws on it when strict). */
+export const UNSCRIPTED_COMMAND = 'unscripted_command';
+
+/** Scripted exec_command and write_stdin sharing one session table. */
+export interface ScriptedExecTools {
+  execCommand: ToolImplementation;
+  writeStdin: ToolImplementation;
+  /** Commands run so far, in order. */
+  readonly commandsRun: readonly string[];
+}
+
+interface FakeSession {
+  id: number;
+  script: FakeCommand;
+  /** Virtual milliseconds since the command started. */
+  elapsedMs: number;
+  printed: boolean;
+  exitCode?: number;
+  /** Input written before the command was ready for it. */
+  queued: string[];
+}
+
+const clampYield = (ms: number) => Math.min(YIELD_TIME_BOUNDS.max, Math.max(YIELD_TIME_BOUNDS.min, ms));
+
+/** Creates exec_command / write_stdin that answer from scripted commands in virtual time, formatted like the real tools. */
+export function createScriptedExecTools(commands: readonly FakeCommand[]): ScriptedExecTools {
+  const sessions = new Map<number, FakeSession>();
+  const commandsRun: string[] = [];
+  let nextSessionId = 1;
+  let chunkCounter = 0;
+  const chunkId = () => ((0x1a2b3c + ++chunkCounter * 0x9e37) % 0x1000000).toString(16).padStart(6, '0');
+
+  // Advances a session by up to `budgetMs` virtual ms; returns new output and the time spent.
+  const advance = (session: FakeSession, budgetMs: number, input?: string): { text: string; spentMs: number } => {
+    if (input !== undefined && input !== '') session.queued.push(input);
+    const delay = Math.max(0, session.script.delayMs ?? 0);
+    let text = '';
+    let spentMs = 0;
+    if (!session.printed) {
+      const remaining = delay - session.elapsedMs;
+      if (remaining > budgetMs) {
+        session.elapsedMs += budgetMs;
+        return { text, spentMs: budgetMs };
+      }
+      spentMs = Math.max(0, remaining);
+      session.elapsedMs = delay;
+      session.printed = true;
+      text += session.script.output;
+      if (!session.script.stdin) {
+        session.exitCode = session.script.exitCode ?? 0;
+        return { text, spentMs };
+      }
+    }
+    for (const chars of session.queued.splice(0)) {
+      if (chars.includes('\u0003')) {
+        text += '^C\n';
+        session.exitCode = 130;
+        return { text, spentMs };
+      }
+      const reply = session.script.stdin?.find((candidate) => matchesInput(candidate.match, chars));
+      if (!reply) continue;
+      text += reply.output;
+      if (reply.exitCode !== undefined) {
+        session.exitCode = reply.exitCode;
+        return { text, spentMs };
+      }
+    }
+    // Still waiting for input: a real call waits out its yield time.
+    session.elapsedMs += budgetMs - spentMs;
+    return { text, spentMs: budgetMs };
+  };
+
+  const respond = async (session: FakeSession, text: string, wallTimeMs: number, context: ToolContext, showSession: boolean): Promise<ToolResult> => {
+    const exited = session.exitCode !== undefined;
+    const header = formatExecOutput({ chunkId: '000000', wallTimeMs, exitCode: session.exitCode, sessionId: exited ? undefined : session.id, originalTokenCount: 0, preview: '' });
+    const available = Math.max(1, context.maxOutputTokens - context.tokenizer.count(header) - 4);
+    const originalTokenCount = context.tokenizer.count(text);
+    let preview = text;
+    let spoolPath: string | undefined;
+    if (!context.tokenizer.isWithin(text, available)) {
+      spoolPath = await context.spool.save('exec_command', text);
+      preview = budgetOutput(text, available, context.tokenizer, { note: `Full output: ${spoolPath}` }).text;
+    }
+    const output = formatExecOutput({
+      chunkId: chunkId(),
+      wallTimeMs,
+      exitCode: session.exitCode,
+      sessionId: exited ? undefined : session.id,
+      originalTokenCount,
+      preview,
+    });
+    const data: Record<string, unknown> = { wall_time_ms: wallTimeMs, original_token_count: originalTokenCount, truncated: spoolPath !== undefined };
+    if (!exited || showSession) data.session_id = session.id;
+    if (exited) data.exit_code = session.exitCode;
+    if (spoolPath) data.spool_path = spoolPath;
+    return okResult(output, data);
+  };
+
+  const execCommand: ToolImplementation = {
+    name: 'exec_command',
+    schema: execCommandSchema,
+    async execute(raw, context) {
+      const args = raw as ExecCommandArgs;
+      if (args.workdir !== undefined) {
+        const checked = await resolveWorkspacePath(context.workspace, args.workdir);
+        if (!checked.ok) return errorResult(ErrorCode.OutsideWorkspace, `workdir: ${checked.message}. Use a folder inside ${context.workspace.root}.`);
+        const stat = await context.workspace.stat(checked.relative);
+        if (stat?.kind !== 'directory') return errorResult(ErrorCode.SpawnFailed, `workdir ${JSON.stringify(args.workdir)} is not an existing folder in the workspace.`);
+      }
+      commandsRun.push(args.cmd);
+      const script = commands.find((candidate) => matchesScript(candidate.match, args.cmd));
+      if (!script) {
+        const known = commands.map((candidate) => String(candidate.match)).join(', ') || 'none';
+        return errorResult(
+          ErrorCode.ToolFailed,
+          `The fake tool host has no scripted command matching ${JSON.stringify(args.cmd)} (scripted: ${known}). Add { match, output } to the fake host's commands.`,
+          { [UNSCRIPTED_COMMAND]: args.cmd },
+        );
+      }
+      const session: FakeSession = { id: 0, script, elapsedMs: 0, printed: false, queued: [] };
+      const { text, spentMs } = advance(session, clampYield(args.yield_time_ms));
+      if (session.exitCode === undefined) {
+        session.id = nextSessionId++;
+        sessions.set(session.id, session);
+      }
+      return respond(session, text, spentMs, context, false);
+    },
+  };
+
+  const writeStdin: ToolImplementation = {
+    name: 'write_stdin',
+    schema: writeStdinSchema,
+    normalize: (args) => (typeof args.session_id === 'string' && /^\d+$/.test(args.session_id) ? { ...args, session_id: Number(args.session_id) } : args),
+    async execute(raw, context) {
+      const args = raw as WriteStdinArgs;
+      const session = sessions.get(args.session_id);
+      if (!session) {
+        return errorResult(ErrorCode.UnknownSession, `No session with ID ${args.session_id}. Use the session ID from an exec_command result that said "Process running with session ID N".`);
+      }
+      if (session.exitCode !== undefined) {
+        return errorResult(ErrorCode.SessionExited, `Session ${args.session_id} has exited with code ${session.exitCode}; start a new command with exec_command.`, {
+          session_id: session.id,
+          exit_code: session.exitCode,
+        });
+      }
+      const { text, spentMs } = advance(session, clampYield(args.yield_time_ms), args.chars);
+      return respond(session, text, spentMs, context, true);
+    },
+  };
+
+  return {
+    execCommand,
+    writeStdin,
+    get commandsRun() {
+      return commandsRun;
+    },
+  };
+}
