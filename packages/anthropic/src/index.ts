@@ -1,2 +1,3 @@
-/** Version of this package. */
-export const VERSION = '0.1.0';
+export { toAnthropicTools, type AnthropicToolsOptions } from './anthropic-tools.js';
+export { answerToolUses, type AnswerToolUsesOptions } from './answer-tool-uses.js';
+export type { AnthropicTool, AnthropicToolUseBlock, AnthropicToolResultBlock } from './messages-types.js';

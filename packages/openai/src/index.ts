@@ -1,2 +1,13 @@
-/** Version of this package. */
-export const VERSION = '0.1.0';
+export { toResponsesTools, type ResponsesToolsOptions } from './responses-tools.js';
+export { answerResponsesCalls, type AnswerResponsesOptions } from './answer-responses-calls.js';
+export { toStrictJsonSchema, stripNulls, allowsNull } from './strict-json-schema.js';
+export type {
+  ResponsesTool,
+  ResponsesFunctionTool,
+  ResponsesCustomTool,
+  ResponsesFunctionCall,
+  ResponsesCustomToolCall,
+  ResponsesFunctionCallOutput,
+  ResponsesCustomToolCallOutput,
+  ResponsesCallOutput,
+} from './responses-types.js';
