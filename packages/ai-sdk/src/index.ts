@@ -1,2 +1,1 @@
-/** Version of this package. */
-export const VERSION = '0.1.0';
+export { toAiSdkTools, toAiSdkTool, createAiSdkTools, toModelOutput, type AiSdkTools, type AiSdkToolHost } from './to-ai-sdk-tools.js';
