@@ -1,11 +1,80 @@
-import { ErrorCode, errorResult, type ToolImplementation } from '@toolhost/core';
-import { codeSearchSchema } from './code-search-schema.js';
+import { ErrorCode, errorResult, okResult, resolveWorkspacePath, type ToolImplementation, type Workspace } from '@toolhost/core';
+import { codeSearchSchema, RESULT_TYPES, type CodeSearchArgs, type ResultType } from './code-search-schema.js';
+import { formatResults } from './format-results.js';
+import { createSyntaxParser, nodeGrammarSource, type GrammarSource } from './grammar-loader.js';
+import { extensionOf, resolveFileTypes } from './language-table.js';
+import { createLiteralMatcher } from './literal-matcher.js';
+import { createParseCache, DEFAULT_CACHE_SOURCE_CHARS } from './parse-cache.js';
+import { searchFiles } from './search-workspace.js';
+import { walkWorkspace } from './workspace-walker.js';
 
-/** Creates the code_search tool. */
-export function createCodeSearchTool(): ToolImplementation {
+/** Narrows the files whose content may contain the query (e.g. ripgrep on a disk workspace); undefined means "no opinion". */
+export type CandidatePrefilter = (request: {
+  workspace: Workspace;
+  query: string;
+  caseSensitive: boolean;
+  start: string;
+  signal?: AbortSignal;
+}) => Promise<ReadonlySet<string> | undefined>;
+
+/** Options of {@link createCodeSearchTool}. */
+export interface CodeSearchToolOptions {
+  /** Where grammar wasm comes from; default: the installed npm packages. */
+  grammarSource?: GrammarSource;
+  /** Parsed source characters kept in the tree cache (default 16 Mi). */
+  cacheSourceChars?: number;
+  /** Optional content prefilter for disk workspaces (see `createRipgrepPrefilter` in `@toolhost/code-search/node`). */
+  prefilter?: CandidatePrefilter;
+}
+
+/** Creates the code_search tool: literal scan, tree-sitter classification, parse cache shared across calls. */
+export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolImplementation {
+  const parser = createSyntaxParser(options.grammarSource ?? nodeGrammarSource);
+  const cache = createParseCache(options.cacheSourceChars ?? DEFAULT_CACHE_SOURCE_CHARS);
   return {
     name: 'code_search',
     schema: codeSearchSchema,
-    execute: async () => errorResult(ErrorCode.ToolFailed, 'code_search is not implemented in this build'),
+    async execute(rawArgs, context) {
+      const args = rawArgs as CodeSearchArgs;
+      const workspace = context.workspace;
+      let start = '';
+      if (args.path !== undefined) {
+        const checked = await resolveWorkspacePath(workspace, args.path);
+        if (!checked.ok) return errorResult(ErrorCode.OutsideWorkspace, `${checked.message}. Pass a path inside ${workspace.root}.`);
+        start = checked.relative;
+        const stat = await workspace.stat(start);
+        if (!stat || (stat.kind !== 'file' && stat.kind !== 'directory')) {
+          return errorResult(ErrorCode.InvalidArguments, `path ${JSON.stringify(args.path)} does not exist in the workspace; omit path or pass an existing file or folder.`);
+        }
+        const real = await workspace.realpath(start);
+        if (real?.inside) start = real.path;
+      }
+      let extensions: ReadonlySet<string> | undefined;
+      if (args.file_types !== undefined && args.file_types.length > 0) {
+        const selection = resolveFileTypes(args.file_types);
+        if (!selection.ok) return errorResult(ErrorCode.InvalidArguments, selection.message);
+        extensions = selection.extensions;
+      }
+      const resultTypes = new Set<ResultType>(args.result_types ?? RESULT_TYPES);
+      const matcher = createLiteralMatcher(args.query);
+
+      const walked = await walkWorkspace(workspace, start, context.signal);
+      const files = extensions ? walked.filter((path) => extensions.has(extensionOf(path))) : walked;
+      const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
+      const candidates =
+        wantContent && options.prefilter
+          ? await options.prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, signal: context.signal })
+          : undefined;
+      const outcome = await searchFiles(
+        { matcher, files, resultTypes, maxResults: args.max_results, candidates },
+        { workspace, parser, cache, signal: context.signal },
+      );
+      const output = formatResults(args.query, outcome.results, outcome.truncated, outcome.hints);
+      return okResult(output, { results: outcome.results, truncated: outcome.truncated, hints: outcome.hints });
+    },
+    async close() {
+      cache.clear();
+      parser.dispose();
+    },
   };
 }

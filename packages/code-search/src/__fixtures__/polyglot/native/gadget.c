@@ -1,0 +1,9 @@
+/* Gadget in C */
+struct Gadget {
+    int size;
+};
+
+struct Gadget *make_gadget(void) {
+    static struct Gadget Gadget;
+    return &Gadget;
+}

@@ -1,0 +1,10 @@
+package native
+
+// Gadget is a Go struct.
+type Gadget struct {
+	Size int
+}
+
+func Make() Gadget {
+	return Gadget{Size: 1}
+}

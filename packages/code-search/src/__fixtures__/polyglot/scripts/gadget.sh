@@ -1,0 +1,6 @@
+#!/bin/sh
+# Gadget in a shell comment
+Gadget() {
+  echo "Gadget"
+}
+Gadget

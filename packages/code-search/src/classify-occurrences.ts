@@ -1,0 +1,52 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import type { SyntaxSpec } from './syntax-spec.js';
+
+/** What one occurrence of the query is. */
+export type OccurrenceKind = 'definition' | 'usage' | 'text';
+
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code >= 128;
+}
+
+/** True when the occurrence could be a whole identifier: no letter, digit or `_` touches either end. */
+export function isWordBounded(text: string, start: number, length: number): boolean {
+  const before = start > 0 ? text.charCodeAt(start - 1) : 32;
+  const after = start + length < text.length ? text.charCodeAt(start + length) : 32;
+  return !isWordCode(before) && !isWordCode(after);
+}
+
+function isIdentifier(spec: SyntaxSpec, node: Node): boolean {
+  if (spec.identifiers.has(node.type)) return true;
+  const parents = spec.contextualIdentifiers?.[node.type];
+  return parents !== undefined && node.parent !== null && parents.includes(node.parent.type);
+}
+
+function inFields(parent: Node, child: Node, fields: readonly string[]): boolean {
+  for (const field of fields) {
+    for (const candidate of parent.childrenForFieldName(field)) if (candidate.id === child.id) return true;
+  }
+  return false;
+}
+
+/** True when `node` is the name of a declaration, possibly nested in patterns or declarators. */
+export function isDeclarationName(spec: SyntaxSpec, node: Node): boolean {
+  let child = node;
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    const rule = spec.declarations[parent.type];
+    if (rule && inFields(parent, child, rule.fields) && (!rule.needsBody || parent.childForFieldName('body') !== null)) return true;
+    const wrapper = spec.wrappers[parent.type];
+    if (wrapper === undefined || (wrapper !== '*' && !inFields(parent, child, wrapper))) return false;
+    child = parent;
+  }
+  return false;
+}
+
+/** Classifies each occurrence (UTF-16 start offsets of a `length`-long match) against a parsed tree. */
+export function classifyOccurrences(spec: SyntaxSpec, tree: Tree, starts: readonly number[], length: number): OccurrenceKind[] {
+  const root = tree.rootNode;
+  return starts.map((start) => {
+    const node = root.descendantForIndex(start, start + length);
+    if (!node || node.startIndex !== start || node.endIndex !== start + length || !isIdentifier(spec, node)) return 'text';
+    return isDeclarationName(spec, node) ? 'definition' : 'usage';
+  });
+}

@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approximateTokenizer, createMemorySpool, createMemoryWorkspace, type ToolResult, type Workspace } from '@toolhost/core';
+import { createNodeWorkspace } from '@toolhost/core/node';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCodeSearchTool } from './code-search-tool.js';
+import type { SearchHit } from './search-hit.js';
+
+const FIXTURE = fileURLToPath(new URL('./__fixtures__/polyglot', import.meta.url));
+const tool = createCodeSearchTool();
+afterAll(() => tool.close?.());
+
+function fixtureFiles(dir = FIXTURE, prefix = ''): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) Object.assign(files, fixtureFiles(path, `${prefix}${name}/`));
+    else files[`${prefix}${name}`] = readFileSync(path, 'utf8');
+  }
+  return files;
+}
+
+async function search(workspace: Workspace, args: Record<string, unknown>): Promise<ToolResult> {
+  const parsed = tool.schema.safeParse(args);
+  if (!parsed.success) throw new Error(parsed.error.message);
+  return tool.execute(parsed.data, {
+    workspace,
+    tokenizer: approximateTokenizer,
+    spool: createMemorySpool(),
+    maxOutputTokens: 10_000,
+    shell: 'unix_like',
+    signal: new AbortController().signal,
+  });
+}
+
+const brief = (hit: SearchHit) => `${hit.result_type} ${hit.path}:${hit.line}:${hit.column}`;
+const hitsOf = (result: ToolResult) => (result.data?.results ?? []) as SearchHit[];
+
+const DEFINITIONS = [
+  'definition native/Gadget.java:2:14',
+  'definition native/gadget.c:2:8',
+  'definition native/gadget.c:7:26',
+  'definition native/gadget.cpp:3:7',
+  'definition native/gadget.go:4:6',
+  'definition native/gadget.rs:2:12',
+  'definition scripts/gadget.sh:3:1',
+  'definition src/gadget.py:2:7',
+  'definition src/gadget.ts:2:18',
+  'definition src/legacy.js:2:7',
+];
+const USAGES = [
+  'usage native/Gadget.java:5:19',
+  'usage native/Gadget.java:6:20',
+  'usage native/gadget.c:6:8',
+  'usage native/gadget.c:7:19',
+  'usage native/gadget.c:8:13',
+  'usage native/gadget.cpp:9:7',
+  'usage native/gadget.cpp:9:36',
+  'usage native/gadget.go:8:13',
+  'usage native/gadget.go:9:9',
+  'usage native/gadget.rs:6:18',
+  'usage native/gadget.rs:7:5',
+  'usage scripts/gadget.sh:6:1',
+  'usage src/gadget.py:8:12',
+  'usage src/gadget.ts:5:44',
+  'usage src/legacy.js:7:15',
+  'usage src/legacy.js:8:20',
+  'usage src/view.tsx:1:15',
+  'usage src/view.tsx:2:43',
+];
+const TEXT = [
+  'text docs/README.md:1:3',
+  'text docs/README.md:3:6',
+  'text docs/config.json:1:12',
+  'text native/Gadget.java:1:4',
+  'text native/gadget.c:1:4',
+  'text native/gadget.cpp:1:4',
+  'text native/gadget.go:3:4',
+  'text native/gadget.rs:1:5',
+  'text scripts/gadget.sh:2:3',
+  'text scripts/gadget.sh:4:9',
+  'text src/gadget.py:1:3',
+  'text src/gadget.py:8:24',
+  'text src/gadget.ts:1:4',
+  'text src/gadget.ts:5:22',
+  'text src/gadget.ts:6:18',
+  'text src/legacy.js:1:6',
+  'text src/view.tsx:2:17',
+  'text src/view.tsx:3:22',
+];
+const PATHS = [
+  'path native/Gadget.java:1:1',
+  'path native/gadget.c:1:1',
+  'path native/gadget.cpp:1:1',
+  'path native/gadget.go:1:1',
+  'path native/gadget.rs:1:1',
+  'path scripts/gadget.sh:1:1',
+  'path src/gadget.py:1:1',
+  'path src/gadget.ts:1:1',
+];
+
+const workspaces: Array<[string, () => Workspace]> = [
+  ['disk', () => createNodeWorkspace(FIXTURE)],
+  ['memory', () => createMemoryWorkspace(fixtureFiles())],
+];
+
+describe.each(workspaces)('code_search on the polyglot fixture (%s workspace)', (_kind, makeWorkspace) => {
+  it('classifies definitions, usages, text and paths in every language, ordered by category, path, line, column', async () => {
+    const result = await search(makeWorkspace(), { query: 'Gadget', max_results: 100 });
+    expect(result.ok).toBe(true);
+    expect(hitsOf(result).map(brief)).toEqual([...DEFINITIONS, ...USAGES, ...TEXT, ...PATHS]);
+    expect(result.data?.truncated).toBe(false);
+    const definition = hitsOf(result)[0];
+    expect(definition).toEqual({
+      result_type: 'definition',
+      path: 'native/Gadget.java',
+      line: 2,
+      column: 14,
+      name: 'Gadget',
+      snippet: 'public class Gadget {',
+    });
+    expect(result.output).toContain('definition src/gadget.ts:2:18 Gadget — export interface Gadget {');
+    expect(result.output).toContain('text src/gadget.ts:6:18 — const label = \'Gadget in a string\';');
+    expect(result.output).toContain('path src/gadget.ts');
+  });
+
+  it('keeps names in comments and strings out of usages, and declarations out of usages', async () => {
+    const hits = hitsOf(await search(makeWorkspace(), { query: 'Gadget', result_types: ['usage'], max_results: 100 }));
+    expect(hits.map(brief)).toEqual(USAGES);
+    const usageKeys = new Set(hits.map((hit) => `${hit.path}:${hit.line}:${hit.column}`));
+    for (const entry of [...DEFINITIONS, ...TEXT]) expect(usageKeys.has(entry.split(' ')[1])).toBe(false);
+  });
+
+  it('applies smart case: lower-case is case-insensitive, any upper-case letter case-sensitive', async () => {
+    const insensitive = hitsOf(await search(makeWorkspace(), { query: 'gadget', result_types: ['definition'], max_results: 100 }));
+    expect(insensitive.map(brief)).toEqual(DEFINITIONS);
+    expect(insensitive.every((hit) => hit.name === 'Gadget')).toBe(true);
+    const sensitive = hitsOf(await search(makeWorkspace(), { query: 'GADGET', max_results: 100 }));
+    // Paths always match case-insensitively; content does not.
+    expect(sensitive.map(brief)).toEqual(PATHS);
+    const lowerText = hitsOf(await search(makeWorkspace(), { query: 'make_gadget', result_types: ['definition'] }));
+    expect(lowerText.map(brief)).toEqual(['definition native/gadget.c:6:16']);
+  });
+
+  it('truncates at max_results and says so', async () => {
+    const result = await search(makeWorkspace(), { query: 'Gadget', max_results: 3 });
+    expect(hitsOf(result).map(brief)).toEqual(DEFINITIONS.slice(0, 3));
+    expect(result.data?.truncated).toBe(true);
+    expect(result.data?.hints).toEqual([expect.stringContaining('More results exist')]);
+    expect(result.output).toContain('truncated');
+  });
+
+  it('limits by path (folder or file) and file_types (names and extensions)', async () => {
+    const folder = hitsOf(await search(makeWorkspace(), { query: 'Gadget', path: 'native', result_types: ['definition'] }));
+    expect(folder.map(brief)).toEqual(DEFINITIONS.filter((entry) => entry.includes(' native/')));
+    const file = hitsOf(await search(makeWorkspace(), { query: 'Gadget', path: 'src/gadget.py', max_results: 100 }));
+    expect(new Set(file.map((hit) => hit.path))).toEqual(new Set(['src/gadget.py']));
+    const rust = hitsOf(await search(makeWorkspace(), { query: 'Gadget', file_types: ['rust', '.go'], max_results: 100 }));
+    expect(new Set(rust.map((hit) => hit.path))).toEqual(new Set(['native/gadget.rs', 'native/gadget.go']));
+    const ts = hitsOf(await search(makeWorkspace(), { query: 'Gadget', file_types: ['ts'], result_types: ['definition'] }));
+    expect(ts.map(brief)).toEqual(['definition src/gadget.ts:2:18']);
+    const paths = hitsOf(await search(makeWorkspace(), { query: 'GADGET.C', result_types: ['path'] }));
+    expect(paths.map(brief)).toEqual(['path native/gadget.c:1:1', 'path native/gadget.cpp:1:1']);
+  });
+
+  it('rejects unknown file types and paths outside the workspace with fixable errors', async () => {
+    const unknown = await search(makeWorkspace(), { query: 'Gadget', file_types: ['cobolx'] });
+    expect(unknown.ok).toBe(false);
+    expect(unknown.error?.code).toBe('invalid_arguments');
+    expect(unknown.error?.message).toContain('"cobolx"');
+    expect(unknown.error?.message).toContain('typescript');
+    const outside = await search(makeWorkspace(), { query: 'Gadget', path: '../elsewhere' });
+    expect(outside.error?.code).toBe('outside_workspace');
+    const missing = await search(makeWorkspace(), { query: 'Gadget', path: 'nope' });
+    expect(missing.error?.code).toBe('invalid_arguments');
+  });
+});
+
+describe('walk rules', () => {
+  const files = {
+    '.gitignore': 'build/\n*.log\n',
+    'src/a.ts': 'export const needle = 1;\n',
+    'src/.gitignore': 'secret.ts\n!keep.log\n',
+    'src/secret.ts': 'export const needle = 2;\n',
+    'src/keep.log': 'needle kept\n',
+    'src/drop.log': 'needle dropped\n',
+    'build/out.js': 'const needle = 3;\n',
+    '.git/config': 'needle in git\n',
+    'notes.md': 'a needle in prose\n',
+  };
+
+  it('honours nested .gitignore files, skips .git, binary files and symlinks (memory workspace)', async () => {
+    const workspace = createMemoryWorkspace({ ...files, 'image.bin': new Uint8Array([110, 101, 101, 100, 108, 101, 0, 1]) });
+    workspace.symlink('link.ts', 'src/a.ts');
+    const hits = hitsOf(await search(workspace, { query: 'needle', max_results: 100 }));
+    expect(hits.map(brief)).toEqual([
+      'definition src/a.ts:1:14',
+      'text notes.md:1:3',
+      'text src/keep.log:1:1',
+    ]);
+  });
+
+  describe('disk workspace', () => {
+    let root = '';
+    beforeAll(() => {
+      root = mkdtempSync(join(tmpdir(), 'code-search-'));
+      for (const [path, content] of Object.entries(files)) {
+        mkdirSync(join(root, path, '..'), { recursive: true });
+        writeFileSync(join(root, path), content);
+      }
+      writeFileSync(join(root, 'image.bin'), Buffer.from([110, 101, 101, 100, 108, 101, 0, 1]));
+      symlinkSync(join(root, 'src'), join(root, 'linked'));
+    });
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+    it('honours the same rules on disk', async () => {
+      const hits = hitsOf(await search(createNodeWorkspace(root), { query: 'needle', max_results: 100 }));
+      expect(hits.map(brief)).toEqual(['definition src/a.ts:1:14', 'text notes.md:1:3', 'text src/keep.log:1:1']);
+    });
+
+    it('searches an explicitly requested ignored folder', async () => {
+      const hits = hitsOf(await search(createNodeWorkspace(root), { query: 'needle', path: 'build' }));
+      expect(hits.map(brief)).toEqual(['definition build/out.js:1:7']);
+    });
+
+    it('reuses parsed trees on a second query and sees edits', async () => {
+      const workspace = createNodeWorkspace(root);
+      const first = hitsOf(await search(workspace, { query: 'needle', path: 'src', result_types: ['definition'] }));
+      expect(first.map(brief)).toEqual(['definition src/a.ts:1:14']);
+      writeFileSync(join(root, 'src/a.ts'), '// moved\nexport const needle = 10;\n');
+      const second = hitsOf(await search(workspace, { query: 'needle', path: 'src', result_types: ['definition'] }));
+      expect(second.map(brief)).toEqual(['definition src/a.ts:2:14']);
+    });
+  });
+});
+
+describe('hints', () => {
+  it('says when definitions are unavailable for a language without a grammar, and for non-identifier queries', async () => {
+    const workspace = createMemoryWorkspace({ 'lib/a.rb': 'class Widget\nend\n', 'x.ts': 'const a = "foo bar";\n' });
+    const ruby = await search(workspace, { query: 'Widget' });
+    expect(hitsOf(ruby).map(brief)).toEqual(['text lib/a.rb:1:7']);
+    expect(ruby.data?.hints).toEqual([expect.stringContaining('ruby (1 file)')]);
+    const phrase = await search(workspace, { query: 'foo bar' });
+    expect(hitsOf(phrase).map(brief)).toEqual(['text x.ts:1:12']);
+    expect(phrase.data?.hints).toEqual([expect.stringContaining('not an identifier')]);
+  });
+
+  it('searches files over 2 MB as text only', async () => {
+    const big = `const Huge = 1;\n${'// filler line\n'.repeat(150_000)}`;
+    const result = await search(createMemoryWorkspace({ 'big.ts': big }), { query: 'Huge' });
+    expect(hitsOf(result).map(brief)).toEqual(['text big.ts:1:7']);
+    expect(result.data?.hints).toEqual([expect.stringContaining('over 2 MB')]);
+  });
+
+  it('reports no results plainly', async () => {
+    const result = await search(createMemoryWorkspace({ 'a.ts': 'x' }), { query: 'absent' });
+    expect(result.ok).toBe(true);
+    expect(result.output).toBe('No results for "absent".');
+    expect(result.data).toEqual({ results: [], truncated: false, hints: [] });
+  });
+});

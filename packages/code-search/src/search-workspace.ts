@@ -1,0 +1,184 @@
+import type { Workspace } from '@toolhost/core';
+import { classifyOccurrences, isWordBounded, type OccurrenceKind } from './classify-occurrences.js';
+import type { ResultType } from './code-search-schema.js';
+import type { SyntaxParser } from './grammar-loader.js';
+import { extensionOf, languageOfPath } from './language-table.js';
+import { createLineIndex } from './line-index.js';
+import type { LiteralMatcher } from './literal-matcher.js';
+import type { ParseCache } from './parse-cache.js';
+import { compareHits, type SearchHit } from './search-hit.js';
+import { makeSnippet } from './snippet.js';
+import { SYNTAX_SPECS } from './syntax-spec.js';
+import { RESULT_TYPES } from './code-search-schema.js';
+
+/** Files over this size are searched as text only (not parsed). */
+export const MAX_PARSE_BYTES = 2 * 1024 * 1024;
+/** How many bytes are checked for NUL to call a file binary. */
+export const BINARY_PROBE_BYTES = 8192;
+const READ_AHEAD = 24;
+
+/** One search over a list of files. */
+export interface SearchRequest {
+  readonly matcher: LiteralMatcher;
+  /** Sorted workspace-relative file paths (already walked and filtered). */
+  readonly files: readonly string[];
+  readonly resultTypes: ReadonlySet<ResultType>;
+  readonly maxResults: number;
+  /** When given, only these files can contain the query (a prefilter such as ripgrep already ran). */
+  readonly candidates?: ReadonlySet<string>;
+}
+
+/** What a search needs around it. */
+export interface SearchEnvironment {
+  readonly workspace: Workspace;
+  readonly parser: SyntaxParser;
+  readonly cache: ParseCache;
+  readonly signal?: AbortSignal;
+}
+
+/** Results plus whether more exist and hints for the model. */
+export interface SearchOutcome {
+  results: SearchHit[];
+  truncated: boolean;
+  hints: string[];
+  /** Files whose content was read and scanned, and how many of them were parsed. */
+  stats: { scanned: number; parsed: number; cachedTrees: number };
+}
+
+interface Unavailable {
+  noGrammar: Map<string, number>;
+  large: number;
+  failedGrammars: Set<string>;
+}
+
+function isBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
+}
+
+const decoder = new TextDecoder();
+
+/** Searches `files` in path order, stopping once the first requested category alone holds more than `maxResults`. */
+export async function searchFiles(request: SearchRequest, environment: SearchEnvironment): Promise<SearchOutcome> {
+  const { matcher, files, resultTypes, maxResults } = request;
+  const { workspace, parser, cache } = environment;
+  const hits: SearchHit[] = [];
+  const counts: Record<ResultType, number> = { definition: 0, usage: 0, text: 0, path: 0 };
+  const stats = { scanned: 0, parsed: 0, cachedTrees: 0 };
+  const unavailable: Unavailable = { noGrammar: new Map(), large: 0, failedGrammars: new Set() };
+  const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
+  const wantContent = wantSyntax || resultTypes.has('text');
+  const firstCategory = RESULT_TYPES.find((type) => resultTypes.has(type))!;
+  const lowerQuery = matcher.query.toLowerCase();
+  let stoppedEarly = false;
+
+  const add = (hit: SearchHit) => {
+    hits.push(hit);
+    counts[hit.result_type]++;
+  };
+
+  if (resultTypes.has('path')) {
+    for (const path of files) {
+      const at = path.toLowerCase().indexOf(lowerQuery);
+      if (at !== -1) add({ result_type: 'path', path, line: 1, column: 1, snippet: path });
+    }
+  }
+
+  const contentFiles = wantContent ? files.filter((path) => !request.candidates || request.candidates.has(path)) : [];
+  const reads = new Map<number, Promise<Uint8Array | undefined>>();
+  const read = (index: number) => {
+    let pending = reads.get(index);
+    if (!pending) {
+      pending = workspace.readFile(contentFiles[index]).then(
+        (bytes) => bytes,
+        () => undefined,
+      );
+      reads.set(index, pending);
+    }
+    return pending;
+  };
+
+  for (let index = 0; index < contentFiles.length; index++) {
+    if (environment.signal?.aborted) break;
+    if (firstCategory !== 'path' && counts[firstCategory] > maxResults) {
+      stoppedEarly = true;
+      break;
+    }
+    for (let ahead = index; ahead < Math.min(contentFiles.length, index + READ_AHEAD); ahead++) read(ahead);
+    const bytes = await read(index);
+    reads.delete(index);
+    if (!bytes) continue;
+    stats.scanned++;
+    if (isBinary(bytes) || !matcher.mayContain(bytes)) continue;
+    const path = contentFiles[index];
+    const text = decoder.decode(bytes);
+    const starts = matcher.find(text);
+    if (starts.length === 0) continue;
+    const length = matcher.query.length;
+    let kinds: OccurrenceKind[] | undefined;
+    const language = languageOfPath(path);
+    const needsParse = matcher.identifierLike && starts.some((start) => isWordBounded(text, start, length));
+    if (needsParse && language?.grammar) {
+      if (bytes.length > MAX_PARSE_BYTES) {
+        unavailable.large++;
+      } else {
+        const stat = await workspace.lstat(path);
+        let tree = stat ? cache.get(path, stat.mtimeMs, stat.size) : undefined;
+        if (tree) stats.cachedTrees++;
+        else {
+          tree = await parser.parse(language.grammar, text);
+          if (tree) {
+            stats.parsed++;
+            if (stat) cache.set(path, stat.mtimeMs, stat.size, tree, text.length);
+          } else unavailable.failedGrammars.add(language.name);
+        }
+        if (tree) {
+          kinds = classifyOccurrences(SYNTAX_SPECS[language.grammar], tree, starts, length);
+          if (!stat) tree.delete();
+        }
+      }
+    } else if (needsParse && (language?.codeWithoutGrammar || (!language && extensionOf(path) !== ''))) {
+      const name = language?.name ?? `.${extensionOf(path)}`;
+      if (language?.codeWithoutGrammar) unavailable.noGrammar.set(name, (unavailable.noGrammar.get(name) ?? 0) + 1);
+    }
+    const lines = createLineIndex(text);
+    for (let i = 0; i < starts.length; i++) {
+      const kind = kinds?.[i] ?? 'text';
+      if (!resultTypes.has(kind)) continue;
+      const { line, column, lineStart } = lines.locate(starts[i]);
+      const snippet = makeSnippet(lines.lineText(lineStart), column - 1, length);
+      const hit: SearchHit = { result_type: kind, path, line, column, snippet };
+      if (kind !== 'text') hit.name = text.slice(starts[i], starts[i] + length);
+      add(hit);
+    }
+  }
+  // Let reads still in flight settle before returning (they hold file handles).
+  await Promise.all(reads.values());
+
+  const unique = new Map<string, SearchHit>();
+  for (const hit of hits) unique.set(`${hit.result_type}\u0000${hit.path}\u0000${hit.line}\u0000${hit.column}`, hit);
+  const sorted = [...unique.values()].sort(compareHits);
+  const truncated = stoppedEarly || sorted.length > maxResults;
+  const results = sorted.slice(0, maxResults);
+  const hints: string[] = [];
+  if (truncated) {
+    hints.push(
+      `More results exist than the ${maxResults} shown; narrow with path, file_types or result_types, or raise max_results (up to 100).`,
+    );
+  }
+  if (wantSyntax) {
+    if (!matcher.identifierLike) {
+      hints.push(`${JSON.stringify(matcher.query)} is not an identifier, so it has no definition or usage results; its matches are text.`);
+    }
+    if (unavailable.noGrammar.size > 0) {
+      const list = [...unavailable.noGrammar].map(([name, count]) => `${name} (${count} file${count === 1 ? '' : 's'})`).join(', ');
+      hints.push(`Definitions and usages are unavailable for ${list}: no grammar for that language, so its matches are reported as text.`);
+    }
+    if (unavailable.large > 0) {
+      hints.push(`${unavailable.large} matching file${unavailable.large === 1 ? ' is' : 's are'} over 2 MB and were searched as text only.`);
+    }
+    if (unavailable.failedGrammars.size > 0) {
+      hints.push(`The grammar for ${[...unavailable.failedGrammars].join(', ')} could not be loaded; matches in those files are reported as text.`);
+    }
+  }
+  return { results, truncated, hints, stats };
+}
