@@ -1,8 +1,12 @@
-import { ErrorCode, errorResult, type ToolImplementation } from '@toolhost/core';
+import type { ToolImplementation } from '@toolhost/core';
 import { APPLY_PATCH_LARK_GRAMMAR, applyPatchSchema } from './apply-patch-schema.js';
+import { applyPatch, type ApplyPatchOptions } from './apply-patch.js';
 
-/** Creates the apply_patch tool. */
-export function createApplyPatchTool(): ToolImplementation {
+/** Options of {@link createApplyPatchTool}. */
+export type ApplyPatchToolOptions = ApplyPatchOptions;
+
+/** Creates the apply_patch tool: the patch engine over the call's workspace. */
+export function createApplyPatchTool(options: ApplyPatchToolOptions = {}): ToolImplementation {
   return {
     name: 'apply_patch',
     schema: applyPatchSchema,
@@ -15,6 +19,6 @@ export function createApplyPatchTool(): ToolImplementation {
       }
       return args;
     },
-    execute: async () => errorResult(ErrorCode.ToolFailed, 'apply_patch is not implemented in this build'),
+    execute: async (args, context) => applyPatch(context.workspace, String(args.input), options),
   };
 }

@@ -1,0 +1,137 @@
+import type { TextLine } from './text-document.js';
+
+/** How loosely a line is compared: exact, trailing whitespace ignored, all outer whitespace ignored, punctuation normalised. */
+export const MATCH_PASSES = ['exact', 'trailing whitespace', 'whitespace', 'unicode punctuation'] as const;
+
+/** One of {@link MATCH_PASSES}, by index. */
+export type MatchPass = 0 | 1 | 2 | 3;
+
+const PUNCTUATION: Record<string, string> = {};
+for (const dash of '\u2010\u2011\u2012\u2013\u2014\u2015\u2212\uFE58\uFE63\uFF0D') PUNCTUATION[dash] = '-';
+for (const quote of '\u2018\u2019\u201A\u201B\u2032\uFF07') PUNCTUATION[quote] = "'";
+for (const quote of '\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\uFF02') PUNCTUATION[quote] = '"';
+for (const space of '\u00A0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u202F\u205F\u3000') PUNCTUATION[space] = ' ';
+PUNCTUATION['\u2026'] = '...';
+const PUNCTUATION_PATTERN = new RegExp(`[${Object.keys(PUNCTUATION).join('')}]`, 'g');
+
+/** Maps typographic dashes, quotes and non-breaking spaces to their ASCII forms, then trims. */
+export function normalizePunctuation(text: string): string {
+  return text.replace(PUNCTUATION_PATTERN, (char) => PUNCTUATION[char]).trim();
+}
+
+/** The comparison key of `text` at `pass`. */
+export function lineKey(text: string, pass: MatchPass): string {
+  switch (pass) {
+    case 0:
+      return text;
+    case 1:
+      return text.trimEnd();
+    case 2:
+      return text.trim();
+    default:
+      return normalizePunctuation(text);
+  }
+}
+
+/** Finds line sequences in a file's lines, through per-pass indexes built on first use. */
+export class LineMatcher {
+  private readonly indexes: (Map<string, number[]> | undefined)[] = [];
+
+  constructor(readonly lines: readonly TextLine[]) {}
+
+  private index(pass: MatchPass): Map<string, number[]> {
+    let index = this.indexes[pass];
+    if (!index) {
+      index = new Map();
+      for (let i = 0; i < this.lines.length; i++) {
+        const key = lineKey(this.lines[i].text, pass);
+        const list = index.get(key);
+        if (list) list.push(i);
+        else index.set(key, [i]);
+      }
+      this.indexes[pass] = index;
+    }
+    return index;
+  }
+
+  /** Start indexes in `[from, to)` where `pattern` matches entirely inside that range, at `pass`; at most `limit`. */
+  find(pattern: readonly string[], pass: MatchPass, from: number, to = this.lines.length, limit = Infinity): number[] {
+    const found: number[] = [];
+    if (pattern.length === 0) return found;
+    const index = this.index(pass);
+    const keys = pattern.map((text) => lineKey(text, pass));
+    // Drive the search from the pattern line with the fewest occurrences.
+    let pivot = -1;
+    let positions: number[] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const list = index.get(keys[i]);
+      if (!list) return found;
+      if (!positions || list.length < positions.length) {
+        positions = list;
+        pivot = i;
+      }
+    }
+    const lastStart = to - pattern.length;
+    for (let p = lowerBound(positions!, from + pivot); p < positions!.length; p++) {
+      const start = positions![p] - pivot;
+      if (start > lastStart) break;
+      if (this.matchesAt(keys, pass, start)) {
+        found.push(start);
+        if (found.length >= limit) break;
+      }
+    }
+    return found;
+  }
+
+  /** True when `pattern` matches at `start` at `pass`. */
+  matchesAt(keys: readonly string[], pass: MatchPass, start: number): boolean {
+    if (start < 0 || start + keys.length > this.lines.length) return false;
+    for (let i = 0; i < keys.length; i++) if (lineKey(this.lines[start + i].text, pass) !== keys[i]) return false;
+    return true;
+  }
+
+  /** The first line at or after `from` that matches `anchor`, trying each pass, then a substring match of the trimmed anchor. */
+  findAnchor(anchor: string, from: number): number | undefined {
+    for (const pass of [0, 1, 2, 3] as const) {
+      const [hit] = this.find([anchor], pass, from, this.lines.length, 1);
+      if (hit !== undefined) return hit;
+    }
+    const needle = normalizePunctuation(anchor);
+    if (!needle) return undefined;
+    for (let i = Math.max(0, from); i < this.lines.length; i++) if (normalizePunctuation(this.lines[i].text).includes(needle)) return i;
+    return undefined;
+  }
+
+  /**
+   * The region most like `pattern` (most lines equal at the loosest pass, nearest to `near` on a tie), or undefined
+   * when no line of the pattern occurs in the file.
+   */
+  closest(pattern: readonly string[], near: number): { start: number; matching: number } | undefined {
+    const index = this.index(3);
+    const votes = new Map<number, number>();
+    for (let i = 0; i < pattern.length; i++) {
+      const key = lineKey(pattern[i], 3);
+      if (key === '') continue;
+      for (const position of index.get(key) ?? []) {
+        const start = Math.max(0, Math.min(position - i, this.lines.length - 1));
+        votes.set(start, (votes.get(start) ?? 0) + 1);
+      }
+    }
+    let best: { start: number; matching: number } | undefined;
+    for (const [start, count] of votes) {
+      if (!best || count > best.matching || (count === best.matching && Math.abs(start - near) < Math.abs(best.start - near))) best = { start, matching: count };
+    }
+    return best;
+  }
+}
+
+function lowerBound(list: readonly number[], value: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (list[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}

@@ -1,0 +1,265 @@
+import { ErrorCode, type Workspace } from '@toolhost/core';
+import { binaryDiffEntry, createDiffEntry, type DiffEntry } from './diff-entry.js';
+import type { ParsedPatch, PatchOperation } from './patch-syntax.js';
+import { planUpdate, type ChunkStatus } from './plan-update.js';
+import { resolveTarget, type ResolvedTarget } from './resolve-target.js';
+import { decodeText, encodeDocument, splitLines, type TextDocument } from './text-document.js';
+
+/** Error codes a planned operation can fail with. */
+export type PlanErrorCode =
+  | typeof ErrorCode.OutsideWorkspace
+  | typeof ErrorCode.PatchContextNotFound
+  | typeof ErrorCode.PatchAmbiguous
+  | typeof ErrorCode.PatchTargetExists
+  | typeof ErrorCode.PatchTargetMissing
+  | typeof ErrorCode.ToolFailed;
+
+/** How one operation of the patch fares. */
+export interface OperationReport {
+  operation: PatchOperation;
+  ok: boolean;
+  code?: PlanErrorCode;
+  /** Why it fails (operation-level problems). */
+  message?: string;
+  /** Per-chunk statuses of an update. */
+  chunks?: ChunkStatus[];
+}
+
+/** One file write or removal to perform, with what to restore if the patch must be rolled back. */
+export interface FileChange {
+  /** Real workspace-relative path (symlinks followed), or the link itself for `removeLink`. */
+  key: string;
+  before: Uint8Array | undefined;
+  beforeMode: number | undefined;
+  after: Uint8Array | undefined;
+  /** Mode for the written file (the original's, or the move source's). */
+  mode: number | undefined;
+  /** The change removes a symlink (which cannot be recreated on rollback). */
+  removeLink?: boolean;
+}
+
+/** A fully checked patch: what to write, what to report. */
+export interface PatchPlan {
+  ok: boolean;
+  reports: OperationReport[];
+  changes: FileChange[];
+  diff: DiffEntry[];
+  /** Summary lines in Codex order: `A p`, then `M p`, then `D p`. */
+  summary: string[];
+}
+
+interface FileRecord {
+  key: string;
+  before: Uint8Array | undefined;
+  beforeMode: number | undefined;
+  /** Current content in the plan; undefined when absent. */
+  bytes: Uint8Array | undefined;
+  /** Decoded current content, kept to avoid re-decoding. */
+  document?: TextDocument;
+  mode: number | undefined;
+  removeLink?: boolean;
+}
+
+const encoder = new TextEncoder();
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether something is at the target in the plan: a planned file, or a directory/special file on disk. */
+function isPresent(target: Extract<ResolvedTarget, { ok: true }>, file: FileRecord | undefined): boolean {
+  if (target.kind === 'file' || target.kind === 'missing') return file?.bytes !== undefined;
+  return true;
+}
+
+/** Every workspace-relative key the patch may touch (for locking before planning). */
+export async function patchKeys(workspace: Workspace, patch: ParsedPatch): Promise<string[]> {
+  const keys: string[] = [];
+  for (const operation of patch.operations) {
+    for (const path of operation.kind === 'update' && operation.moveTo !== undefined ? [operation.path, operation.moveTo] : [operation.path]) {
+      const target = await resolveTarget(workspace, path);
+      if (target.ok) keys.push(target.key, target.path);
+    }
+  }
+  return keys;
+}
+
+/**
+ * Plans the whole patch without writing: resolves every path, reads every file, matches every chunk, and checks
+ * every rule. Operations apply in order over an in-memory overlay, so a later one sees what an earlier one did.
+ */
+export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promise<PatchPlan & { keys: string[] }> {
+  const records = new Map<string, FileRecord>();
+  const removedLinks = new Set<string>();
+  const reports: OperationReport[] = [];
+  const diff: DiffEntry[] = [];
+  const added: string[] = [];
+  const modified: string[] = [];
+  const deleted: string[] = [];
+  const keys: string[] = [];
+
+  const resolve = async (path: string): Promise<{ target: Extract<ResolvedTarget, { ok: true }> } | { code: PlanErrorCode; message: string }> => {
+    const target = await resolveTarget(workspace, path);
+    if (!target.ok) return { code: target.code === 'outside_workspace' ? ErrorCode.OutsideWorkspace : ErrorCode.ToolFailed, message: target.message };
+    keys.push(target.key, target.path);
+    if (removedLinks.has(target.path)) return { target: { ...target, kind: 'missing', isLink: false, key: target.path } };
+    return { target };
+  };
+
+  const record = async (target: Extract<ResolvedTarget, { ok: true }>): Promise<FileRecord> => {
+    let existing = records.get(target.key);
+    if (!existing) {
+      if (target.kind === 'file') {
+        const bytes = await workspace.readFile(target.path);
+        const stat = await workspace.stat(target.path);
+        existing = { key: target.key, before: bytes, beforeMode: stat?.mode, bytes, mode: stat?.mode };
+      } else existing = { key: target.key, before: undefined, beforeMode: undefined, bytes: undefined, mode: undefined };
+      records.set(target.key, existing);
+    }
+    return existing;
+  };
+
+  const documentOf = (file: FileRecord, path: string): { document: TextDocument } | { message: string } => {
+    if (file.document) return { document: file.document };
+    const decoded = decodeText(file.bytes!);
+    if (!decoded.ok) return { message: `${path} was not changed: ${decoded.message}. apply_patch only edits UTF-8 text files; use exec_command for other files.` };
+    file.document = decoded.document;
+    return { document: decoded.document };
+  };
+
+  const notAFile = (path: string, kind: string, action: string) =>
+    `${path} is a ${kind === 'directory' ? 'directory' : kind === 'other' ? 'special file (not a regular file)' : kind}; ${action}`;
+
+  for (const operation of patch.operations) {
+    const report: OperationReport = { operation, ok: false };
+    reports.push(report);
+    const fail = (code: PlanErrorCode, message: string) => {
+      report.code = code;
+      report.message = message;
+    };
+    const source = await resolve(operation.path);
+    if ('code' in source) {
+      fail(source.code, source.message);
+      continue;
+    }
+    const target = source.target;
+    const file = target.kind === 'missing' ? records.get(target.key) : await record(target);
+    const present = isPresent(target, file);
+
+    if (operation.kind === 'add') {
+      if (present) {
+        const what = target.kind === 'file' || target.kind === 'missing' ? 'already exists' : notAFile(target.path, target.kind, 'cannot add a file there');
+        fail(ErrorCode.PatchTargetExists, `${target.path} ${what === 'already exists' ? 'already exists' : `is taken: ${what}`}; use "*** Update File: ${target.path}" to change it, or delete it first.`);
+        continue;
+      }
+      const text = operation.lines.map((line) => `${line}\n`).join('');
+      const bytes = encoder.encode(text);
+      const created = await record({ ...target, kind: 'missing' });
+      created.bytes = bytes;
+      created.document = { bom: false, lines: splitLines(text), majorityEol: '\n' };
+      created.removeLink = undefined;
+      diff.push(createDiffEntry({ path: target.path, operation: 'created', oldLines: [], newLines: created.document.lines, unchanged: false }));
+      added.push(target.path);
+      report.ok = true;
+      continue;
+    }
+
+    if (!present || !file) {
+      fail(ErrorCode.PatchTargetMissing, `${target.path} does not exist${operation.kind === 'update' ? `; use "*** Add File: ${target.path}" to create it` : ''}.`);
+      continue;
+    }
+    if (target.kind !== 'file' && target.kind !== 'missing') {
+      fail(ErrorCode.ToolFailed, notAFile(target.path, target.kind, operation.kind === 'delete' ? 'apply_patch deletes only files; remove directories with exec_command.' : 'apply_patch edits only regular files.'));
+      continue;
+    }
+
+    if (operation.kind === 'delete') {
+      const decoded = decodeText(file.bytes!);
+      diff.push(
+        decoded.ok
+          ? createDiffEntry({ path: target.path, operation: 'deleted', oldLines: decoded.document.lines, newLines: [], unchanged: false })
+          : binaryDiffEntry(target.path, 'deleted'),
+      );
+      if (target.isLink) {
+        // Delete the link itself, not the file it points to.
+        records.set(target.path, { key: target.path, before: file.bytes, beforeMode: file.mode, bytes: undefined, mode: undefined, removeLink: true });
+        removedLinks.add(target.path);
+      } else {
+        file.bytes = undefined;
+        file.document = undefined;
+      }
+      deleted.push(target.path);
+      report.ok = true;
+      continue;
+    }
+
+    // Update, possibly with a move.
+    const decoded = documentOf(file, target.path);
+    if ('message' in decoded) {
+      fail(ErrorCode.ToolFailed, decoded.message);
+      continue;
+    }
+    const planned = operation.chunks.length > 0 ? planUpdate(decoded.document, operation.chunks) : { ok: true, chunks: [], document: decoded.document, regions: [] };
+    report.chunks = planned.chunks;
+    if (!planned.ok || !planned.document) {
+      const first = planned.chunks.find((status) => status.state !== 'applies');
+      fail(first?.state === 'ambiguous' ? ErrorCode.PatchAmbiguous : ErrorCode.PatchContextNotFound, 'some chunks did not match');
+      continue;
+    }
+    const newBytes = planned.document === decoded.document ? file.bytes! : encodeDocument(planned.document);
+    let destinationPath = target.path;
+    let destination = file;
+    if (operation.moveTo !== undefined) {
+      const moved = await resolve(operation.moveTo);
+      if ('code' in moved) {
+        fail(moved.code, `*** Move to: ${moved.message}`);
+        continue;
+      }
+      if (moved.target.key !== target.key) {
+        const movedExisting = moved.target.kind === 'missing' ? records.get(moved.target.key) : await record(moved.target);
+        if (isPresent(moved.target, movedExisting)) {
+          fail(ErrorCode.PatchTargetExists, `cannot move ${target.path} to ${moved.target.path}: it already exists. Delete it first or pick another name.`);
+          continue;
+        }
+        if (target.isLink) {
+          fail(ErrorCode.ToolFailed, `${target.path} is a symlink; apply_patch does not move symlinks. Move it with exec_command, or edit its target ${target.key}.`);
+          continue;
+        }
+        destinationPath = moved.target.path;
+        destination = await record({ ...moved.target, kind: 'missing' });
+        destination.mode = file.mode;
+        file.bytes = undefined;
+        file.document = undefined;
+      }
+    }
+    const unchanged = destination === file && sameBytes(newBytes, file.bytes);
+    destination.bytes = newBytes;
+    destination.document = planned.document;
+    const isMove = destination !== file;
+    diff.push(
+      createDiffEntry({
+        path: destinationPath,
+        operation: isMove ? 'moved' : 'updated',
+        oldPath: isMove ? target.path : undefined,
+        oldLines: decoded.document.lines,
+        newLines: planned.document.lines,
+        regions: planned.regions,
+        unchanged,
+      }),
+    );
+    modified.push(destinationPath);
+    report.ok = true;
+  }
+
+  const changes: FileChange[] = [];
+  for (const file of records.values()) {
+    if (sameBytes(file.before, file.bytes) && !file.removeLink) continue;
+    changes.push({ key: file.key, before: file.before, beforeMode: file.beforeMode, after: file.bytes, mode: file.mode, removeLink: file.removeLink });
+  }
+  const ok = reports.every((report) => report.ok);
+  const summary = [...added.map((path) => `A ${path}`), ...modified.map((path) => `M ${path}`), ...deleted.map((path) => `D ${path}`)];
+  return { ok, reports, changes: ok ? changes : [], diff, summary, keys };
+}

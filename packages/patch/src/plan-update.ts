@@ -1,0 +1,170 @@
+import { LineMatcher, MATCH_PASSES, lineKey, type MatchPass } from './line-matcher.js';
+import type { ChunkLine, PatchChunk } from './patch-syntax.js';
+import type { EditRegion } from './diff-entry.js';
+import type { TextDocument, TextLine } from './text-document.js';
+
+/** Where one chunk would apply, or why it cannot. */
+export type ChunkStatus =
+  | { state: 'applies'; chunk: PatchChunk; /** 1-based first replaced line (or the line an insertion follows). */ line: number; pass: MatchPass }
+  | { state: 'not_found'; chunk: PatchChunk; detail: string }
+  | { state: 'ambiguous'; chunk: PatchChunk; candidates: number[]; detail: string };
+
+/** The outcome of matching every chunk of an Update File operation against a document. */
+export interface UpdatePlan {
+  ok: boolean;
+  chunks: ChunkStatus[];
+  /** The updated document (when ok). */
+  document?: TextDocument;
+  /** The replaced regions, for the diff (when ok). */
+  regions?: EditRegion[];
+}
+
+interface Replacement {
+  start: number;
+  oldCount: number;
+  ops: readonly ChunkLine[];
+  order: number;
+}
+
+const MAX_CANDIDATES = 10;
+const quote = (text: string) => JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text);
+
+function oldTexts(ops: readonly ChunkLine[]): string[] {
+  const texts: string[] = [];
+  for (const op of ops) if (op.kind !== '+') texts.push(op.text);
+  return texts;
+}
+
+function describeMiss(matcher: LineMatcher, ops: readonly ChunkLine[], from: number, what: string): string {
+  const pattern = oldTexts(ops);
+  const patternOps = ops.filter((op) => op.kind !== '+');
+  const lines = matcher.lines;
+  const closest = matcher.closest(pattern, from);
+  if (!closest) return `${what} was not found: none of its ${pattern.length} context/removed lines occurs in the file (even ignoring whitespace).`;
+  const start = closest.start;
+  const shownFrom = Math.max(0, start - 1);
+  const shownTo = Math.min(lines.length, start + pattern.length + 1, shownFrom + 14);
+  const width = String(shownTo).length;
+  const region = lines
+    .slice(shownFrom, shownTo)
+    .map((line, k) => `      ${String(shownFrom + k + 1).padStart(width)} | ${line.text}`)
+    .join('\n');
+  let difference = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const fileLine = lines[start + i];
+    if (!fileLine) {
+      difference = `the file ends at line ${lines.length}, but the patch (line ${patternOps[i].line}) expects more: ${quote(pattern[i])}`;
+      break;
+    }
+    if (lineKey(fileLine.text, 3) !== lineKey(pattern[i], 3)) {
+      difference = `file line ${start + i + 1} is ${quote(fileLine.text)} where the patch (line ${patternOps[i].line}) expects ${quote(pattern[i])}`;
+      break;
+    }
+  }
+  if (!difference) difference = `those lines only match before line ${from + 1}, where this chunk's search starts (chunks must follow file order and come after their @@ anchors)`;
+  return `${what} was not found. Closest region (lines ${shownFrom + 1}-${shownTo}, ${closest.matching} of ${pattern.length} lines alike):\n${region}\n    first difference: ${difference}`;
+}
+
+/** Matches each chunk in order (each search starts after the previous chunk and after the chunk's `@@` anchors). */
+export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]): UpdatePlan {
+  const matcher = new LineMatcher(document.lines);
+  const total = document.lines.length;
+  const statuses: ChunkStatus[] = [];
+  const replacements: Replacement[] = [];
+  let cursor = 0;
+  chunks.forEach((chunk, order) => {
+    let from = cursor;
+    for (const anchor of chunk.anchors) {
+      const hit = matcher.findAnchor(anchor, from);
+      if (hit === undefined) {
+        const where = from > 0 ? ` after line ${from}` : '';
+        statuses.push({ state: 'not_found', chunk, detail: `its @@ anchor ${quote(anchor)} was not found${where}.` });
+        return;
+      }
+      from = hit + 1;
+    }
+    const anchored = chunk.anchors.length > 0;
+    let ops = chunk.lines;
+    if (ops.every((op) => op.kind === '+')) {
+      const at = chunk.endOfFile || !anchored ? total : from;
+      replacements.push({ start: at, oldCount: 0, ops, order });
+      statuses.push({ state: 'applies', chunk, line: at, pass: 0 });
+      if (anchored) cursor = at;
+      return;
+    }
+    for (;;) {
+      const pattern = oldTexts(ops);
+      let located: { start: number; pass: MatchPass } | undefined;
+      let ambiguous: { candidates: number[]; pass: MatchPass } | undefined;
+      if (chunk.endOfFile && total - pattern.length >= from) {
+        for (const pass of [0, 1, 2, 3] as const) {
+          if (matcher.matchesAt(pattern.map((text) => lineKey(text, pass)), pass, total - pattern.length)) {
+            located = { start: total - pattern.length, pass };
+            break;
+          }
+        }
+      }
+      if (!located) {
+        for (const pass of [0, 1, 2, 3] as const) {
+          const hits = matcher.find(pattern, pass, from, total, anchored ? 1 : MAX_CANDIDATES);
+          if (hits.length === 1 || (anchored && hits.length > 0)) located = { start: hits[0], pass };
+          else if (hits.length > 1) ambiguous = { candidates: hits, pass };
+          if (located || ambiguous) break;
+        }
+      }
+      if (located) {
+        replacements.push({ start: located.start, oldCount: pattern.length, ops, order });
+        statuses.push({ state: 'applies', chunk, line: located.start + 1, pass: located.pass });
+        cursor = located.start + pattern.length;
+        return;
+      }
+      if (ambiguous) {
+        const lines = ambiguous.candidates.map((start) => start + 1);
+        const more = ambiguous.candidates.length >= MAX_CANDIDATES ? ' (and possibly more)' : '';
+        const pass = ambiguous.pass === 0 ? '' : ` (comparing ${MATCH_PASSES[ambiguous.pass]}-insensitively)`;
+        statuses.push({
+          state: 'ambiguous',
+          chunk,
+          candidates: lines,
+          detail: `its context matches ${lines.length} places${pass}, starting at lines ${lines.join(', ')}${more}. Add an "@@ <line>" anchor naming a unique line just above the intended place (e.g. the enclosing function or class), or more context lines.`,
+        });
+        return;
+      }
+      // A trailing blank context line often stands for the end of the file or a separator: retry without it.
+      const last = ops[ops.length - 1];
+      if (last.kind === ' ' && last.text.trim() === '' && ops.some((op, k) => k < ops.length - 1 && op.kind !== '+')) {
+        ops = ops.slice(0, -1);
+        continue;
+      }
+      statuses.push({ state: 'not_found', chunk, detail: describeMiss(matcher, chunk.lines, from, 'its context') });
+      return;
+    }
+  });
+  if (statuses.some((status) => status.state !== 'applies')) return { ok: false, chunks: statuses };
+  return { ok: true, chunks: statuses, ...rebuild(document, replacements) };
+}
+
+function rebuild(document: TextDocument, replacements: Replacement[]): { document: TextDocument; regions: EditRegion[] } {
+  const eol = document.majorityEol;
+  const sorted = [...replacements].sort((a, b) => a.start - b.start || a.order - b.order);
+  const old = document.lines;
+  const lines: TextLine[] = [];
+  const regions: EditRegion[] = [];
+  let index = 0;
+  for (const replacement of sorted) {
+    for (; index < replacement.start; index++) lines.push(old[index]);
+    const newStart = lines.length;
+    let oldIndex = replacement.start;
+    for (const op of replacement.ops) {
+      if (op.kind === '+') lines.push({ text: op.text, eol });
+      else if (op.kind === ' ') lines.push(old[oldIndex++]);
+      else oldIndex++;
+    }
+    regions.push({ oldStart: replacement.start, oldCount: replacement.oldCount, newStart, newCount: lines.length - newStart });
+    index = replacement.start + replacement.oldCount;
+  }
+  for (; index < old.length; index++) lines.push(old[index]);
+  // A line that no longer ends the file needs an ending; untouched lines keep theirs.
+  for (let i = 0; i < lines.length - 1; i++) if (lines[i].eol === '') lines[i] = { text: lines[i].text, eol };
+  return { document: { bom: document.bom, lines, majorityEol: eol }, regions };
+}

@@ -1,0 +1,49 @@
+import { resolveWorkspacePath, type Workspace, type WorkspaceEntryKind } from '@toolhost/core';
+
+/** A patch path checked against the workspace boundary, with what is there now. */
+export type ResolvedTarget =
+  | {
+      ok: true;
+      /** Workspace-relative path as the model wrote it (normalised). */
+      path: string;
+      /** Workspace-relative path of the real file (symlinks followed); the identity used for locks and writes. */
+      key: string;
+      /** What the path leads to; `missing` when nothing is there. */
+      kind: WorkspaceEntryKind | 'missing';
+      /** True when the path itself is a symlink (to `key`). */
+      isLink: boolean;
+    }
+  | { ok: false; code: 'outside_workspace' | 'not_a_directory'; message: string };
+
+/** Resolves a patch path: lexical and symlink boundary checks, then the real path of the file or of its nearest existing folder. */
+export async function resolveTarget(workspace: Workspace, input: string): Promise<ResolvedTarget> {
+  const checked = await resolveWorkspacePath(workspace, input);
+  if (!checked.ok) return { ok: false, code: 'outside_workspace', message: checked.message };
+  const path = checked.relative;
+  if (path === '') return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} is the workspace root, not a file` };
+  const own = await workspace.lstat(path);
+  if (own) {
+    const real = await workspace.realpath(path);
+    if (!real || !real.inside) return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} leads outside the workspace` };
+    if (own.kind === 'symlink') {
+      const target = await workspace.stat(path);
+      return { ok: true, path, key: real.path, kind: target?.kind ?? 'missing', isLink: true };
+    }
+    return { ok: true, path, key: real.path, kind: own.kind, isLink: false };
+  }
+  // Missing: find the nearest existing ancestor, which must be a folder.
+  const parts = path.split('/');
+  for (let cut = parts.length - 1; cut >= 0; cut--) {
+    const ancestor = parts.slice(0, cut).join('/');
+    const stat = cut === 0 ? { kind: 'directory' as const } : await workspace.stat(ancestor);
+    if (!stat) continue;
+    if (stat.kind !== 'directory') {
+      return { ok: false, code: 'not_a_directory', message: `${ancestor} is a ${stat.kind === 'file' ? 'file' : stat.kind}, so ${path} cannot be created inside it` };
+    }
+    const real = cut === 0 ? { inside: true, path: '' } : await workspace.realpath(ancestor);
+    if (!real || !real.inside) return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} leads outside the workspace` };
+    const rest = parts.slice(cut).join('/');
+    return { ok: true, path, key: real.path ? `${real.path}/${rest}` : rest, kind: 'missing', isLink: false };
+  }
+  return { ok: true, path, key: path, kind: 'missing', isLink: false };
+}
