@@ -8,5 +8,9 @@ export {
   type WriteStdinArgs,
 } from './exec-schema.js';
 export { defaultExecGateway, type ExecGateway, type ExecRequest, type ExecDecision } from './exec-gateway.js';
-export { createExecTools, type ExecTools, type ExecToolsOptions } from './exec-tools.js';
+export { createExecTools, clampYieldTime, DEFAULT_MAX_SESSIONS, type ExecTools, type ExecToolsOptions } from './exec-tools.js';
 export { formatExecOutput, newChunkId, type ExecOutputParts } from './exec-output.js';
+export type { Executor, ExecProcess, ProcessExit, SpawnRequest } from './executor.js';
+export { createPipeExecutor, type PipeExecutorOptions } from './pipe-executor.js';
+export { createPtyExecutor } from './pty-executor.js';
+export { killProcessTree } from './process-tree.js';

@@ -1,0 +1,133 @@
+import type { CapturedText } from './output-window.js';
+import type { OutputCapture } from './output-capture.js';
+import type { ExecProcess, ProcessExit } from './executor.js';
+import type { SessionSpool } from './session-spool.js';
+import { processGroupExists } from './process-tree.js';
+
+/** Everything a session is built from. */
+export interface ExecSessionParts {
+  id: number;
+  cmd: string;
+  tty: boolean;
+  process: ExecProcess;
+  capture: OutputCapture;
+  spool: SessionSpool;
+  onOutput?: (sessionId: number, chunk: string) => void;
+}
+
+/** One command and its process tree, output and exit state. */
+export class ExecSession {
+  readonly id: number;
+  readonly cmd: string;
+  readonly tty: boolean;
+  /** Logical clock of the last call that used this session (for LRU pruning). */
+  lastUsed = 0;
+  /** True once a response reported the exit to the model. */
+  exitReported = false;
+  /** True once a response showed the model this session's id (it was still running). */
+  announced = false;
+  private exitState: ProcessExit | undefined;
+  private waiters: Array<() => void> = [];
+  private readonly process: ExecProcess;
+  private readonly capture: OutputCapture;
+  private readonly spool: SessionSpool;
+  private released = false;
+  private killing: Promise<void> | undefined;
+  /** Serialises calls on this session. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(parts: ExecSessionParts) {
+    this.id = parts.id;
+    this.cmd = parts.cmd;
+    this.tty = parts.tty;
+    this.process = parts.process;
+    this.capture = parts.capture;
+    this.spool = parts.spool;
+    const hook = parts.onOutput;
+    const emit = (text: string | undefined) => {
+      if (!hook || !text) return;
+      try {
+        hook(this.id, text);
+      } catch {
+        // A failing UI hook must not break the session.
+      }
+    };
+    this.process.onData((chunk) => {
+      if (this.released) return;
+      this.spool.write(chunk);
+      emit(this.capture.append(chunk));
+    });
+    this.process.onSettled((exit) => {
+      if (!this.released) emit(this.capture.finish());
+      this.exitState = exit;
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+
+  /** The exit, once the process has exited and its output is drained. */
+  get exit(): ProcessExit | undefined {
+    return this.exitState;
+  }
+
+  /** Runs `task` after every earlier call on this session finished. */
+  serialize<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /** Sends input to the process (raw: control characters included). */
+  write(text: string): void {
+    if (!this.exitState && text.length > 0) this.process.write(text);
+  }
+
+  /** Resolves when the process has exited and drained, after `timeoutMs`, or when `signal` aborts. */
+  waitForExit(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.exitState || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        const index = this.waiters.indexOf(done);
+        if (index >= 0) this.waiters.splice(index, 1);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      signal?.addEventListener('abort', done, { once: true });
+      this.waiters.push(done);
+    });
+  }
+
+  /** The output since the previous read. */
+  read(): Promise<CapturedText> {
+    return this.capture.collect();
+  }
+
+  /** The spool file holding every byte of output, opened on demand. */
+  spoolPath(): string | undefined {
+    return this.spool.open();
+  }
+
+  /** True when processes of this session's group are still around (e.g. a background child of an exited shell). */
+  hasLingeringProcesses(): boolean {
+    return !this.killing && processGroupExists(this.process.pid);
+  }
+
+  /** Frees the output buffers and closes the spool; the process tree is left alone. */
+  release(): Promise<void> {
+    if (!this.released) {
+      this.released = true;
+      this.capture.dispose();
+    }
+    return this.spool.end();
+  }
+
+  /** Kills the whole process tree and releases everything. */
+  kill(): Promise<void> {
+    this.killing ??= (async () => {
+      await this.process.kill();
+      await this.release();
+    })();
+    return this.killing;
+  }
+}

@@ -1,0 +1,76 @@
+/** What a read window holds: all of its text, or a head and a tail with a gap between them. */
+export interface CapturedText {
+  head: string;
+  tail: string;
+  /** Characters dropped between head and tail (0: `head + tail` is the whole text). */
+  omittedChars: number;
+  /** Lines dropped between head and tail, where known. */
+  omittedLines?: number;
+}
+
+/** Default characters kept at each end of a read window. */
+export const WINDOW_EDGE_CHARS = 128 * 1024;
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * The text of one read window with bounded memory: the first `edgeChars` characters and the last `edgeChars`
+ * characters are kept, everything in between is only counted.
+ */
+export class OutputWindow {
+  private head = '';
+  private tailChunks: string[] = [];
+  private tailLength = 0;
+  private total = 0;
+
+  constructor(private readonly edgeChars = WINDOW_EDGE_CHARS) {}
+
+  /** Characters appended so far. */
+  get length(): number {
+    return this.total;
+  }
+
+  append(text: string): void {
+    if (text.length === 0) return;
+    this.total += text.length;
+    let rest = text;
+    if (this.head.length < this.edgeChars && this.tailLength === 0) {
+      let room = this.edgeChars - this.head.length;
+      if (room < rest.length && isHighSurrogate(rest.charCodeAt(room - 1))) room -= 1;
+      this.head += rest.slice(0, room);
+      rest = rest.slice(room);
+      if (rest.length === 0) return;
+    }
+    if (rest.length >= this.edgeChars) {
+      this.tailChunks = [rest.slice(rest.length - this.edgeChars)];
+      this.tailLength = this.edgeChars;
+      return;
+    }
+    this.tailChunks.push(rest);
+    this.tailLength += rest.length;
+    if (this.tailLength > this.edgeChars * 2) this.compact();
+  }
+
+  private compact(): void {
+    const joined = this.tailChunks.join('');
+    const kept = joined.slice(joined.length - this.edgeChars);
+    this.tailChunks = [kept];
+    this.tailLength = kept.length;
+  }
+
+  /** The window's text, head and tail, with the size of the gap. */
+  captured(): CapturedText {
+    let tail = this.tailChunks.join('');
+    if (tail.length > this.edgeChars) tail = tail.slice(tail.length - this.edgeChars);
+    const kept = this.head.length + tail.length;
+    const omittedChars = this.total - kept;
+    // Never start the tail with half a surrogate pair.
+    if (omittedChars > 0 && tail.length > 0) {
+      const first = tail.charCodeAt(0);
+      if (first >= 0xdc00 && first <= 0xdfff) tail = tail.slice(1);
+    }
+    return { head: this.head, tail, omittedChars: this.total - this.head.length - tail.length };
+  }
+}

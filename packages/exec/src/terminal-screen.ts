@@ -1,0 +1,150 @@
+import xtermHeadless from '@xterm/headless';
+import type { IBuffer, IMarker, Terminal as XtermTerminal } from '@xterm/headless';
+import type { CapturedText } from './output-window.js';
+
+const { Terminal } = xtermHeadless;
+
+/** Options of {@link TerminalScreen}. */
+export interface TerminalScreenOptions {
+  rows: number;
+  cols: number;
+  /** Lines kept above the screen (default 1000). */
+  scrollback?: number;
+  /** Lines of a read window kept as its head once the window outgrows half the scrollback (default 100). */
+  headLines?: number;
+  /** Stops and restarts the producer when too much output waits to be parsed. */
+  flow?: { pause(): void; resume(): void };
+}
+
+/** Bytes waiting for the terminal parser above which the producer is paused, and below which it resumes. */
+const PAUSE_ABOVE = 1 << 20;
+const RESUME_BELOW = 256 << 10;
+
+function lineText(buffer: IBuffer, index: number, trimRight: boolean): string {
+  return buffer.getLine(index)?.translateToString(trimRight) ?? '';
+}
+
+/** Joins physical lines `from..to` into logical lines (wrapped continuations are not new lines). */
+function readLines(buffer: IBuffer, from: number, to: number): string {
+  let text = '';
+  for (let index = from; index <= to; index++) {
+    const nextWrapped = index < to && Boolean(buffer.getLine(index + 1)?.isWrapped);
+    const piece = lineText(buffer, index, !nextWrapped);
+    if (index > from && !buffer.getLine(index)?.isWrapped) text += '\n';
+    text += piece;
+  }
+  return text;
+}
+
+/**
+ * Renders PTY output to plain text with a headless xterm: carriage returns, cursor movement and erasing are
+ * resolved, so a progress bar shows its final state. Each `collect()` returns what appeared since the previous one.
+ * Memory is bounded by the scrollback; a read window larger than it keeps its first lines and its last screenfuls.
+ */
+export class TerminalScreen {
+  private readonly terminal: XtermTerminal;
+  private readonly scrollback: number;
+  private readonly headLines: number;
+  private startMarker: IMarker | undefined;
+  /** Text of the start line that the previous window already returned. */
+  private startPrefix = '';
+  private headText: string | undefined;
+  private headEndMarker: IMarker | undefined;
+  private linesInWindow = 0;
+  private waitingBytes = 0;
+  private paused = false;
+  private disposed = false;
+
+  constructor(private readonly options: TerminalScreenOptions) {
+    this.scrollback = options.scrollback ?? 1000;
+    this.headLines = options.headLines ?? 100;
+    this.terminal = new Terminal({ rows: options.rows, cols: options.cols, scrollback: this.scrollback, allowProposedApi: true });
+    this.startMarker = this.terminal.registerMarker(0);
+    this.terminal.onLineFeed(() => this.lineFed());
+  }
+
+  /** Feeds raw PTY bytes. */
+  write(chunk: Uint8Array): void {
+    if (this.disposed) return;
+    const size = chunk.length;
+    this.waitingBytes += size;
+    this.terminal.write(chunk, () => {
+      this.waitingBytes -= size;
+      if (this.paused && this.waitingBytes < RESUME_BELOW) {
+        this.paused = false;
+        this.options.flow?.resume();
+      }
+    });
+    if (!this.paused && this.waitingBytes > PAUSE_ABOVE && this.options.flow) {
+      this.paused = true;
+      this.options.flow.pause();
+    }
+  }
+
+  private lineFed(): void {
+    const buffer = this.terminal.buffer.active;
+    if (buffer.type !== 'normal') return;
+    this.linesInWindow += 1;
+    if (this.headText !== undefined || this.linesInWindow < this.scrollback / 2) return;
+    const start = this.startMarker && !this.startMarker.isDisposed ? this.startMarker.line : 0;
+    const end = start + this.headLines;
+    const cursorLine = buffer.baseY + buffer.cursorY;
+    if (end >= cursorLine) return;
+    this.headText = this.stripPrefix(readLines(buffer, start, end - 1)) + '\n';
+    this.startPrefix = '';
+    this.headEndMarker = this.terminal.registerMarker(end - cursorLine);
+  }
+
+  private stripPrefix(text: string): string {
+    return this.startPrefix && text.startsWith(this.startPrefix) ? text.slice(this.startPrefix.length) : text;
+  }
+
+  /** Waits until every byte written so far is parsed. */
+  private flushed(): Promise<void> {
+    return new Promise((resolve) => this.terminal.write('', resolve));
+  }
+
+  /** The rendered text since the previous call; starts the next read window. */
+  async collect(): Promise<CapturedText> {
+    if (this.disposed) return { head: '', tail: '', omittedChars: 0 };
+    await this.flushed();
+    const buffer = this.terminal.buffer.active;
+    if (buffer.type === 'alternate') {
+      // A full-screen program: its current screen is the output.
+      const screen = readLines(buffer, buffer.viewportY, buffer.viewportY + this.terminal.rows - 1).replace(/\s+$/, '');
+      return { head: screen, tail: '', omittedChars: 0 };
+    }
+    const cursorLine = buffer.baseY + buffer.cursorY;
+    let captured: CapturedText;
+    if (this.startMarker && !this.startMarker.isDisposed && this.headText === undefined) {
+      captured = { head: this.stripPrefix(readLines(buffer, this.startMarker.line, cursorLine)), tail: '', omittedChars: 0 };
+    } else if (this.headText !== undefined && this.headEndMarker && !this.headEndMarker.isDisposed) {
+      captured = { head: this.headText, tail: readLines(buffer, this.headEndMarker.line, cursorLine), omittedChars: 0 };
+    } else {
+      const head = this.headText ?? '';
+      const tail = readLines(buffer, 0, cursorLine);
+      const keptLines = (this.headText === undefined ? 0 : this.headLines) + cursorLine + 1;
+      const omittedLines = Math.max(1, this.linesInWindow + 1 - keptLines);
+      const perLine = (head.length + tail.length) / Math.max(1, keptLines);
+      captured = { head, tail, omittedChars: Math.max(1, Math.round(omittedLines * perLine)), omittedLines };
+    }
+    this.startMarker?.dispose();
+    this.headEndMarker?.dispose();
+    this.headEndMarker = undefined;
+    this.headText = undefined;
+    this.linesInWindow = 0;
+    this.startMarker = this.terminal.registerMarker(0);
+    this.startPrefix = lineText(buffer, cursorLine, true);
+    return captured;
+  }
+
+  /** Releases the terminal. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.startMarker?.dispose();
+    this.headEndMarker?.dispose();
+    this.terminal.dispose();
+    if (this.paused) this.options.flow?.resume();
+  }
+}
