@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { APPLY_PATCH_LARK_GRAMMAR } from './apply-patch-schema.js';
+import { parsePatch } from './parse-patch.js';
+
+const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
+
+function parsed(text: string) {
+  const result = parsePatch(text);
+  if (!result.ok) throw new Error(result.message);
+  return result.patch.operations;
+}
+
+function failure(text: string) {
+  const result = parsePatch(text);
+  if (result.ok) throw new Error('expected a parse error');
+  return result;
+}
+
+describe('parsePatch', () => {
+  it('parses add, delete and update with move, anchors, context and end of file', () => {
+    const operations = parsed(
+      patch('*** Add File: a.txt', '+one', '+two', '*** Delete File: b.txt', '*** Update File: c.txt', '*** Move to: d.txt', '@@ def f():', ' x', '-y', '+z', '*** End of File'),
+    );
+    expect(operations).toEqual([
+      { kind: 'add', path: 'a.txt', lines: ['one', 'two'], line: 2 },
+      { kind: 'delete', path: 'b.txt', line: 5 },
+      {
+        kind: 'update',
+        path: 'c.txt',
+        moveTo: 'd.txt',
+        line: 6,
+        chunks: [
+          {
+            anchors: ['def f():'],
+            endOfFile: true,
+            line: 8,
+            lines: [
+              { kind: ' ', text: 'x', line: 9 },
+              { kind: '-', text: 'y', line: 10 },
+              { kind: '+', text: 'z', line: 11 },
+            ],
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('accepts padded markers, CRLF text and a missing final newline', () => {
+    const text = '  *** Begin Patch  \r\n   *** Update File:   a.txt  \r\n@@\r\n-x\r\n+y\r\n *** End Patch ';
+    const [operation] = parsed(text);
+    expect(operation).toMatchObject({ kind: 'update', path: 'a.txt', chunks: [{ lines: [{ kind: '-', text: 'x' }, { kind: '+', text: 'y' }] }] });
+    expect(parsed(patch('*** Delete File: a')).length).toBe(1);
+    expect(parsed(`${patch('*** Delete File: a')}\n\n`).length).toBe(1);
+  });
+
+  it.each([
+    ["<<'EOF'", 'EOF'],
+    ['<<EOF', 'EOF'],
+    ['<<"PATCH"', 'PATCH'],
+    ["apply_patch <<'END'", 'END'],
+  ])('unwraps a heredoc %s … %s', (open, close) => {
+    expect(parsed(`${open}\n${patch('*** Delete File: a')}\n${close}\n`)).toEqual([{ kind: 'delete', path: 'a', line: 3 }]);
+  });
+
+  it('unwraps a markdown fence', () => {
+    expect(parsed(`\`\`\`diff\n${patch('*** Delete File: a')}\n\`\`\``)).toHaveLength(1);
+  });
+
+  it('stacks consecutive @@ anchors in one chunk and starts a new chunk after change lines', () => {
+    const [operation] = parsed(patch('*** Update File: a', '@@ class A', '@@ def f', '-x', '+y', '@@ def g', '-p', '+q'));
+    expect(operation.kind === 'update' && operation.chunks.map((chunk) => chunk.anchors)).toEqual([['class A', 'def f'], ['def g']]);
+  });
+
+  it('strips unified-diff line ranges from an anchor', () => {
+    const [operation] = parsed(patch('*** Update File: a', '@@ -10,7 +10,8 @@ def f():', '-x', '+y', '@@ -40,2 +41,2 @@', '-p', '+q'));
+    expect(operation.kind === 'update' && operation.chunks.map((chunk) => chunk.anchors)).toEqual([['def f():'], []]);
+  });
+
+  it('accepts a first chunk without @@ and empty lines as empty context', () => {
+    const [operation] = parsed(patch('*** Update File: a', ' x', '', '-y', '+z'));
+    expect(operation.kind === 'update' && operation.chunks[0].lines.map((line) => line.kind + line.text)).toEqual([' x', ' ', '-y', '+z']);
+  });
+
+  it('keeps empty lines inside Add content that lack "+", and drops blank separators after it', () => {
+    const [add, del] = parsed(patch('*** Add File: a', '+one', '', '+three', '', '*** Delete File: b'));
+    expect(add).toMatchObject({ kind: 'add', lines: ['one', '', 'three'] });
+    expect(del).toMatchObject({ kind: 'delete', path: 'b' });
+  });
+
+  it('drops blank separator lines at the end of an update before the next header', () => {
+    const [update] = parsed(patch('*** Update File: a', '-x', '+y', '', '*** Delete File: b'));
+    expect(update.kind === 'update' && update.chunks[0].lines.length).toBe(2);
+  });
+
+  it('allows an Add File with no lines (an empty file) and a pure rename', () => {
+    expect(parsed(patch('*** Add File: a'))).toEqual([{ kind: 'add', path: 'a', lines: [], line: 2 }]);
+    expect(parsed(patch('*** Update File: a', '*** Move to: b'))).toMatchObject([{ kind: 'update', moveTo: 'b', chunks: [] }]);
+  });
+
+  it('names the line and what was expected', () => {
+    expect(failure('hello')).toMatchObject({ line: 1 });
+    expect(failure('hello').message).toMatch(/^line 1: expected "\*\*\* Begin Patch"/);
+    const noEnd = failure('*** Begin Patch\n*** Delete File: a\n');
+    expect(noEnd.line).toBe(2);
+    expect(noEnd.message).toContain('expected "*** End Patch"');
+    const bad = failure(patch('*** Update File: a', ' x', 'oops', '+y'));
+    expect(bad.line).toBe(4);
+    expect(bad.message).toContain('line 4: expected a chunk line in a starting with " " (context)');
+    expect(bad.message).toContain('"oops"');
+    const badHeader = failure(patch('*** Frobnicate File: a'));
+    expect(badHeader).toMatchObject({ line: 2 });
+    expect(badHeader.message).toContain('expected a file header');
+    expect(failure(patch('*** Add File: a', 'no plus')).message).toContain('line 3: expected a line starting with "+"');
+    expect(failure(patch('*** Update File: a')).message).toContain('has no chunks');
+    expect(failure(patch('*** Update File: a', '@@ x', '*** Delete File: b')).message).toContain('line 3: the chunk of a starting here has no lines');
+    expect(failure(patch()).message).toContain('no file operations');
+    expect(failure('').message).toContain('empty');
+    expect(failure(patch('*** Add File:   ')).message).toContain('expected a path');
+  });
+
+  it('hints when the input is a unified diff', () => {
+    const message = failure('diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n').message;
+    expect(message).toContain('looks like a unified diff');
+    expect(message).toContain('*** Begin Patch');
+  });
+
+  it('hints when the input is JSON-wrapped', () => {
+    expect(failure(JSON.stringify({ input: patch('*** Delete File: a') })).message).toContain('JSON-encoded');
+    expect(failure(JSON.stringify(patch('*** Delete File: a'))).message).toContain('JSON-encoded');
+  });
+
+  it('exports the Lark grammar for the freeform form', () => {
+    expect(APPLY_PATCH_LARK_GRAMMAR).toContain('start: begin_patch hunk+ end_patch');
+  });
+});
