@@ -1,2 +1,1 @@
-/** Version of this package. */
-export const VERSION = '0.1.0';
+export { toLangChainTools, toLangChainTool, hostSchema, type LangChainToolHost } from './to-langchain-tools.js';
