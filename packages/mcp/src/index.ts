@@ -1,2 +1,1 @@
-/** Version of this package. */
-export const VERSION = '0.1.0';
+export { createMcpServer, toMcpTools, toMcpResult, type McpServerOptions, type McpToolHost } from './create-mcp-server.js';
