@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** A live process whose command line or environment carries a marker. */
+export interface MarkedProcess {
+  pid: number;
+  cmdline: string;
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Processes (zombies excluded) whose /proc cmdline or environ contains `marker`. */
+export function findMarkedProcesses(marker: string): MarkedProcess[] {
+  const found: MarkedProcess[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    const status = readText(`/proc/${pid}/status`);
+    if (!status || /^State:\s+Z/m.test(status)) continue;
+    const cmdline = readText(`/proc/${pid}/cmdline`) ?? '';
+    const environ = readText(`/proc/${pid}/environ`) ?? '';
+    if (cmdline.includes(marker) || environ.includes(marker)) found.push({ pid, cmdline: cmdline.replace(/\0/g, ' ').trim() });
+  }
+  return found;
+}
+
+/** Kills leftovers a failed test may have left behind (only processes carrying this run's marker). */
+export function killMarkedProcesses(marker: string): number {
+  let killed = 0;
+  for (const { pid } of findMarkedProcesses(marker)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+      killed++;
+    } catch {
+      // already gone
+    }
+  }
+  return killed;
+}
+
+/** Number of open file descriptors of this process. */
+export function countOpenFds(): number {
+  return readdirSync('/proc/self/fd').length;
+}
+
+/** Waits until `check` holds or `attempts` turns of the event loop and timers pass; returns the last value. */
+export async function settle<T>(read: () => T, done: (value: T) => boolean, deadlineMs = 10_000): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  let value = read();
+  while (!done(value) && Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    value = read();
+  }
+  return value;
+}
+
+let collect: (() => void) | undefined;
+
+/** Runs a full garbage collection (exposes `gc` on first use). */
+export function collectGarbage(): void {
+  if (!collect) {
+    setFlagsFromString('--expose-gc');
+    collect = runInNewContext('gc') as () => void;
+  }
+  collect();
+  collect();
+}
+
+/** Heap used after a full collection, in bytes. */
+export function settledHeapUsed(): number {
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+}

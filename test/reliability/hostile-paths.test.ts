@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolHost } from 'toolhost';
+import { HOSTILE_OPERATIONS, loadHostileCases, runHostileCase } from './helpers/hostile-corpus.js';
+import { createReliabilityHost } from './helpers/reliability-host.js';
+import { createSandbox, type Sandbox } from './helpers/sandbox.js';
+
+const cases = loadHostileCases();
+let sandbox: Sandbox;
+let host: ToolHost;
+let sentinel: string;
+const savedHome = process.env.HOME;
+
+beforeAll(() => {
+  sandbox = createSandbox();
+  process.env.HOME = sandbox.home; // a "~" that is expanded anywhere lands in the checksummed tree
+  host = createReliabilityHost(sandbox.workspace);
+  sentinel = sandbox.checksumOutside();
+});
+
+afterAll(async () => {
+  await host?.close();
+  process.env.HOME = savedHome;
+  sandbox?.remove();
+});
+
+describe('hostile-path corpus', () => {
+  it('holds at least 100 cases of every required kind, each with an expectation', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(100);
+    const categories = new Set(cases.map((entry) => entry.category));
+    for (const kind of ['traversal', 'encoded', 'unicode', 'absolute', 'home', 'control', 'long', 'windows', 'reserved', 'symlink', 'hardlink']) {
+      expect(categories, kind).toContain(kind);
+    }
+    expect(new Set(cases.map((entry) => entry.id)).size).toBe(cases.length);
+    for (const entry of cases) {
+      expect(['reject', 'inside', 'unwritable']).toContain(entry.expect);
+      if (entry.expect === 'inside') expect(entry.resolved, entry.id).toBeTypeOf('string');
+      for (const operation of entry.ops ?? []) expect(HOSTILE_OPERATIONS).toContain(operation);
+    }
+  });
+
+  it.each(cases.map((entry) => [`${entry.id} ${entry.expect} ${JSON.stringify(entry.path).slice(0, 70)}`, entry] as const))(
+    '%s',
+    async (_label, entry) => {
+      const outcomes = await runHostileCase((name, args) => host.call(name, args), sandbox, entry, sentinel);
+      const failures = outcomes.filter((outcome) => outcome.problems.length > 0).map((outcome) => `${outcome.operation}: ${outcome.problems.join('; ')}`);
+      expect(failures).toEqual([]);
+      expect(sandbox.checksumOutside()).toBe(sentinel);
+    },
+  );
+});
