@@ -1,0 +1,129 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createNodeWorkspace } from '@toolhost/core/node';
+import type { Workspace } from '@toolhost/core';
+import { applyPatch } from './apply-patch.js';
+
+const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
+
+describe('apply_patch on a real folder', () => {
+  let base: string;
+  let root: string;
+  let outside: string;
+  let workspace: Workspace;
+
+  beforeEach(() => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-patch-')));
+    root = join(base, 'ws');
+    outside = join(base, 'outside');
+    mkdirSync(root);
+    mkdirSync(outside);
+    workspace = createNodeWorkspace(root);
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+  it('adds, updates, moves and deletes files and leaves no temp files', async () => {
+    writeFileSync(join(root, 'a.txt'), 'one\ntwo\n');
+    writeFileSync(join(root, 'm.txt'), 'move me\n');
+    writeFileSync(join(root, 'gone.txt'), 'bye\n');
+    const result = await applyPatch(
+      workspace,
+      patch('*** Add File: dir/new.txt', '+hi', '*** Update File: a.txt', '-two', '+2', '*** Update File: m.txt', '*** Move to: sub/m2.txt', '-move me', '+moved', '*** Delete File: gone.txt'),
+    );
+    expect(result.output).toBe('Success. Updated the following files:\nA dir/new.txt\nM a.txt\nM sub/m2.txt\nD gone.txt\n');
+    expect(read('dir/new.txt')).toBe('hi\n');
+    expect(read('a.txt')).toBe('one\n2\n');
+    expect(read('sub/m2.txt')).toBe('moved\n');
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'dir', 'sub']);
+  });
+
+  it('keeps mode bits, CRLF and the BOM', async () => {
+    writeFileSync(join(root, 'run.sh'), Buffer.from('\uFEFFecho 1\r\necho 2\r\n', 'utf8'));
+    chmodSync(join(root, 'run.sh'), 0o755);
+    const result = await applyPatch(workspace, patch('*** Update File: run.sh', ' echo 1', '-echo 2', '+echo two', '+echo three'));
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(root, 'run.sh'))).toEqual(Buffer.from('\uFEFFecho 1\r\necho two\r\necho three\r\n', 'utf8'));
+    expect(statSync(join(root, 'run.sh')).mode & 0o777).toBe(0o755);
+  });
+
+  it('keeps the mode of a moved file', async () => {
+    writeFileSync(join(root, 'tool'), 'x\n');
+    chmodSync(join(root, 'tool'), 0o700);
+    await applyPatch(workspace, patch('*** Update File: tool', '*** Move to: bin/tool', '-x', '+y'));
+    expect(statSync(join(root, 'bin/tool')).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses paths through symlinks that lead outside and writes nothing there', async () => {
+    writeFileSync(join(outside, 'secret.txt'), 'secret\n');
+    symlinkSync(outside, join(root, 'escape'));
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'secret-link.txt'));
+    for (const text of [
+      patch('*** Add File: escape/new.txt', '+x'),
+      patch('*** Update File: escape/secret.txt', '-secret', '+owned'),
+      patch('*** Update File: secret-link.txt', '-secret', '+owned'),
+      patch('*** Delete File: escape/secret.txt'),
+      patch(`*** Add File: ${outside}/abs.txt`, '+x'),
+    ]) {
+      const result = await applyPatch(workspace, text);
+      expect(result.error?.code).toBe('outside_workspace');
+    }
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+    expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
+  });
+
+  it('edits an inside symlink as its target and keeps the link', async () => {
+    mkdirSync(join(root, 'real'));
+    writeFileSync(join(root, 'real/t.txt'), 'x\n');
+    symlinkSync('real/t.txt', join(root, 'link.txt'));
+    const result = await applyPatch(workspace, patch('*** Update File: link.txt', '-x', '+y'));
+    expect(result.ok).toBe(true);
+    expect(lstatSync(join(root, 'link.txt')).isSymbolicLink()).toBe(true);
+    expect(read('real/t.txt')).toBe('y\n');
+  });
+
+  it('deleting an inside symlink removes the link, not its target', async () => {
+    writeFileSync(join(root, 't.txt'), 'x\n');
+    symlinkSync('t.txt', join(root, 'link.txt'));
+    const result = await applyPatch(workspace, patch('*** Delete File: link.txt'));
+    expect(result.ok).toBe(true);
+    expect(readdirSync(root)).toEqual(['t.txt']);
+  });
+
+  it('refuses a non-UTF-8 file with a clear message and leaves it byte-identical', async () => {
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]);
+    writeFileSync(join(root, 'latin1.txt'), latin1);
+    const result = await applyPatch(workspace, patch('*** Update File: latin1.txt', '-café', '+cafe'));
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('latin1.txt was not changed: it is not valid UTF-8 text');
+    expect(readFileSync(join(root, 'latin1.txt'))).toEqual(latin1);
+  });
+
+  it('rolls back on disk when a write fails midway: created files removed, updated and deleted files restored', async () => {
+    writeFileSync(join(root, 'a.txt'), 'a\n');
+    chmodSync(join(root, 'a.txt'), 0o640);
+    writeFileSync(join(root, 'gone.txt'), 'g\n');
+    writeFileSync(join(root, 'z.txt'), 'z\n');
+    const failing: Workspace = {
+      ...workspace,
+      writeFile: async (path, data, options) => {
+        if (path === 'z.txt') throw new Error('EIO: i/o error');
+        return workspace.writeFile(path, data, options);
+      },
+    };
+    const result = await applyPatch(
+      failing,
+      patch('*** Update File: a.txt', '-a', '+A', '*** Add File: new/n.txt', '+n', '*** Delete File: gone.txt', '*** Update File: z.txt', '-z', '+Z'),
+    );
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('writing z.txt failed (EIO: i/o error); every file already written was restored');
+    expect(read('a.txt')).toBe('a\n');
+    expect(statSync(join(root, 'a.txt')).mode & 0o777).toBe(0o640);
+    expect(read('gone.txt')).toBe('g\n');
+    expect(read('z.txt')).toBe('z\n');
+    expect(readdirSync(join(root, 'new'))).toEqual([]);
+  });
+});
