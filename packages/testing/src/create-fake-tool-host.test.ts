@@ -119,7 +119,8 @@ describe('createFakeToolHost: scripted exec_command', () => {
     expect(reply.output).toContain('Wall time: 0.2500 seconds');
     const done = await host.call('write_stdin', { session_id: 1, chars: 'exit()\n' });
     expect(done.output).toContain('Process exited with code 0');
-    expect(done.data).toMatchObject({ session_id: 1, exit_code: 0 });
+    expect(done.data).toMatchObject({ exit_code: 0 });
+    expect(done.data).not.toHaveProperty('session_id');
   });
 
   it('interrupts a session on Ctrl-C', async () => {
@@ -130,10 +131,16 @@ describe('createFakeToolHost: scripted exec_command', () => {
   });
 
   it('tells unknown and exited sessions apart', async () => {
-    const host = createFakeToolHost();
-    const result = await host.call('write_stdin', { session_id: 42, chars: 'y\n' });
-    expect(result.ok).toBe(false);
-    expect(result.error?.code).toBe('unknown_session');
+    const host = createFakeToolHost({ commands: [{ match: 'true', output: '' }, { match: 'sleep 60', output: '', delayMs: 60_000 }] });
+    const fast = await host.call('exec_command', { cmd: 'true' });
+    expect(fast.data).toEqual({ wall_time_ms: 0, original_token_count: 0, truncated: false, exit_code: 0 });
+    const slow = await host.call('exec_command', { cmd: 'sleep 60', yield_time_ms: 250 });
+    expect(slow.data?.session_id).toBe(2);
+    const unknown = await host.call('write_stdin', { session_id: 42, chars: 'y\n' });
+    expect(unknown.error).toEqual({ code: 'unknown_session', message: expect.stringContaining('No session with ID 42. Running sessions: 2.') });
+    const exited = await host.call('write_stdin', { session_id: 1, chars: '' });
+    expect(exited.error).toEqual({ code: 'session_exited', message: expect.stringContaining('Session 1 has already exited with code 0') });
+    expect(exited.data).toEqual({ exit_code: 0 });
   });
 
   it('returns a clear ok:false result for an unscripted command', async () => {

@@ -83,7 +83,7 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
     return { text, spentMs: budgetMs };
   };
 
-  const respond = async (session: FakeSession, text: string, wallTimeMs: number, context: ToolContext, showSession: boolean): Promise<ToolResult> => {
+  const respond = async (session: FakeSession, text: string, wallTimeMs: number, context: ToolContext): Promise<ToolResult> => {
     const exited = session.exitCode !== undefined;
     const header = formatExecOutput({ chunkId: '000000', wallTimeMs, exitCode: session.exitCode, sessionId: exited ? undefined : session.id, originalTokenCount: 0, preview: '' });
     const available = Math.max(1, context.maxOutputTokens - context.tokenizer.count(header) - 4);
@@ -103,8 +103,8 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
       preview,
     });
     const data: Record<string, unknown> = { wall_time_ms: wallTimeMs, original_token_count: originalTokenCount, truncated: spoolPath !== undefined };
-    if (!exited || showSession) data.session_id = session.id;
     if (exited) data.exit_code = session.exitCode;
+    else data.session_id = session.id;
     if (spoolPath) data.spool_path = spoolPath;
     return okResult(output, data);
   };
@@ -130,13 +130,11 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
           { [UNSCRIPTED_COMMAND]: args.cmd },
         );
       }
-      const session: FakeSession = { id: 0, script, elapsedMs: 0, printed: false, queued: [] };
+      // Like the real host, every started command takes a session ID, whether or not it outlives the call.
+      const session: FakeSession = { id: nextSessionId++, script, elapsedMs: 0, printed: false, queued: [] };
+      sessions.set(session.id, session);
       const { text, spentMs } = advance(session, clampYield(args.yield_time_ms));
-      if (session.exitCode === undefined) {
-        session.id = nextSessionId++;
-        sessions.set(session.id, session);
-      }
-      return respond(session, text, spentMs, context, false);
+      return respond(session, text, spentMs, context);
     },
   };
 
@@ -148,16 +146,22 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
       const args = raw as WriteStdinArgs;
       const session = sessions.get(args.session_id);
       if (!session) {
-        return errorResult(ErrorCode.UnknownSession, `No session with ID ${args.session_id}. Use the session ID from an exec_command result that said "Process running with session ID N".`);
+        const running = [...sessions.values()].filter((candidate) => candidate.exitCode === undefined).map((candidate) => candidate.id);
+        const hint = running.length > 0 ? `Running sessions: ${running.join(', ')}.` : 'No session is running.';
+        return errorResult(
+          ErrorCode.UnknownSession,
+          `No session with ID ${args.session_id}. ${hint} Use the session ID from a "Process running with session ID N" result, or start a command with exec_command.`,
+        );
       }
       if (session.exitCode !== undefined) {
-        return errorResult(ErrorCode.SessionExited, `Session ${args.session_id} has exited with code ${session.exitCode}; start a new command with exec_command.`, {
-          session_id: session.id,
-          exit_code: session.exitCode,
-        });
+        return errorResult(
+          ErrorCode.SessionExited,
+          `Session ${args.session_id} has already exited with code ${session.exitCode}; its output was returned. Start a new command with exec_command.`,
+          { exit_code: session.exitCode },
+        );
       }
       const { text, spentMs } = advance(session, clampYield(args.yield_time_ms), args.chars);
-      return respond(session, text, spentMs, context, true);
+      return respond(session, text, spentMs, context);
     },
   };
 
