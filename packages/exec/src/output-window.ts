@@ -50,14 +50,10 @@ export class OutputWindow {
     }
     this.tailChunks.push(rest);
     this.tailLength += rest.length;
-    if (this.tailLength > this.edgeChars * 2) this.compact();
-  }
-
-  private compact(): void {
-    const joined = this.tailChunks.join('');
-    const kept = joined.slice(joined.length - this.edgeChars);
-    this.tailChunks = [kept];
-    this.tailLength = kept.length;
+    // Drop whole chunks that fell out of the tail: no copying, and less than edgeChars + one chunk is kept.
+    let drop = 0;
+    while (this.tailLength - this.tailChunks[drop]!.length >= this.edgeChars) this.tailLength -= this.tailChunks[drop++]!.length;
+    if (drop > 0) this.tailChunks.splice(0, drop);
   }
 
   /** The window's text, head and tail, with the size of the gap. */
