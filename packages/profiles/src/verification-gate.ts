@@ -34,7 +34,10 @@ export function isVerificationCommand(cmd: string): boolean {
 export interface VerificationGate {
   /** Effective mutations since the last verification. */
   readonly mutationsSinceVerification: number;
-  /** A `verification_required` result when `toolName` is a mutation that must wait, else undefined. */
+  /**
+   * A `verification_required` result when `toolName` is a mutation that must wait, else undefined; an allowed mutation
+   * holds a slot until its `record` call.
+   */
   check(toolName: string): ToolResult | undefined;
   /** Updates the count from a finished call. */
   record(toolName: string, args: Record<string, unknown>, result: ToolResult): void;
@@ -54,6 +57,8 @@ export function createVerificationGate(options: VerificationGateOptions = {}): V
   const mutating = new Set(options.mutatingTools ?? ['apply_patch']);
   const verificationSessions = new Set<number>();
   let count = 0;
+  // Mutations allowed by check() whose result is not recorded yet: concurrent calls cannot slip past the threshold together.
+  let inFlight = 0;
   const finished = (data: Record<string, unknown> | undefined, sessionVerifies: boolean) => {
     if (!sessionVerifies) return;
     if (typeof data?.exit_code === 'number') {
@@ -66,7 +71,11 @@ export function createVerificationGate(options: VerificationGateOptions = {}): V
       return count;
     },
     check(toolName) {
-      if (!mutating.has(toolName) || count < threshold) return undefined;
+      if (!mutating.has(toolName)) return undefined;
+      if (count + inFlight < threshold) {
+        inFlight += 1;
+        return undefined;
+      }
       return errorResult(
         ErrorCode.VerificationRequired,
         `${count} edits were made without a verification. Run the project's tests, build, lint or typecheck with exec_command (for example \`npm test\`, \`cargo test\`, \`pytest\`) and let it exit 0 before editing again; reads and inspection commands stay allowed.`,
@@ -75,6 +84,7 @@ export function createVerificationGate(options: VerificationGateOptions = {}): V
     },
     record(toolName, args, result) {
       if (mutating.has(toolName)) {
+        inFlight = Math.max(0, inFlight - 1);
         if (isEffectiveMutation(result)) count += 1;
         return;
       }

@@ -1,0 +1,189 @@
+// Anti-blind-editing gate, driven through the real runtime with the real apply_patch over a memory workspace.
+import * as z from 'zod';
+import { describe, expect, it } from 'vitest';
+import {
+  approximateTokenizer,
+  createMemorySpool,
+  createMemoryWorkspace,
+  errorResult,
+  maxOutputTokensSchema,
+  okResult,
+  type ToolImplementation,
+  type ToolResult,
+} from '@toolhost/core';
+import { createApplyPatchTool, PathLocks } from '@toolhost/patch';
+import { createToolRuntime, resolveShellProfile, type VerificationGateOptions } from '@toolhost/profiles';
+
+/** A scripted command: exits with a code, or keeps running (`running`) until a write_stdin gives it one. */
+type Script = { exit: number } | { running: true };
+
+function scriptedExec(script: (cmd: string) => Script) {
+  const sessions = new Map<number, string>();
+  let nextSession = 1;
+  const execCommand: ToolImplementation = {
+    name: 'exec_command',
+    schema: z.strictObject({ cmd: z.string(), max_output_tokens: maxOutputTokensSchema }),
+    async execute(args): Promise<ToolResult> {
+      const cmd = String(args.cmd);
+      const outcome = script(cmd);
+      if ('running' in outcome) {
+        const id = nextSession++;
+        sessions.set(id, cmd);
+        return okResult(`Process running with session ID ${id}`, { session_id: id, wall_time_ms: 1 });
+      }
+      return okResult(`Process exited with code ${outcome.exit}`, { exit_code: outcome.exit, wall_time_ms: 1 });
+    },
+  };
+  const writeStdin: ToolImplementation = {
+    name: 'write_stdin',
+    schema: z.strictObject({ session_id: z.int(), chars: z.string(), max_output_tokens: maxOutputTokensSchema }),
+    async execute(args): Promise<ToolResult> {
+      const id = Number(args.session_id);
+      if (!sessions.has(id)) return errorResult('unknown_session', `no session ${id}`);
+      // The scripted session exits with the code written to it ("" keeps it running).
+      const chars = String(args.chars);
+      if (chars === '') return okResult(`Process running with session ID ${id}`, { session_id: id, wall_time_ms: 1 });
+      sessions.delete(id);
+      return okResult(`Process exited with code ${chars}`, { session_id: id, exit_code: Number(chars), wall_time_ms: 1 });
+    },
+  };
+  return { execCommand, writeStdin };
+}
+
+function setup(verification?: VerificationGateOptions, script: (cmd: string) => Script = (cmd) => ({ exit: cmd.includes('fail') ? 1 : 0 })) {
+  const workspace = createMemoryWorkspace({ 'src/a.ts': 'export const a = 0;\n' });
+  const exec = scriptedExec(script);
+  const runtime = createToolRuntime({
+    profile: 'default',
+    guidance: resolveShellProfile('unix_like', { platform: 'linux', env: {} }),
+    workspace,
+    spool: createMemorySpool(),
+    tokenizer: approximateTokenizer,
+    implementations: { exec_command: exec.execCommand, write_stdin: exec.writeStdin, apply_patch: createApplyPatchTool({ locks: new PathLocks() }) },
+    verification,
+  });
+  let value = 0;
+  /** An effective edit: bumps the constant. */
+  const edit = () => {
+    const patch = `*** Begin Patch\n*** Update File: src/a.ts\n-export const a = ${value};\n+export const a = ${value + 1};\n*** End Patch`;
+    return runtime.call('apply_patch', { input: patch }).then((result) => {
+      if (result.ok) value += 1;
+      return result;
+    });
+  };
+  return { runtime, workspace, edit, current: () => value };
+}
+
+async function editTimes(edit: () => Promise<ToolResult>, times: number) {
+  for (let i = 0; i < times; i++) expect((await edit()).ok).toBe(true);
+}
+
+describe('anti-blind-editing gate with the real apply_patch', () => {
+  it('allows 4 effective edits, then blocks the 5th and tells the model what to run', async () => {
+    const { runtime, workspace, edit } = setup();
+    await editTimes(edit, 4);
+    expect(runtime.gate.mutationsSinceVerification).toBe(4);
+    const blocked = await edit();
+    expect(blocked.ok).toBe(false);
+    expect(blocked.error?.code).toBe('verification_required');
+    expect(blocked.output).toContain('npm test');
+    expect(blocked.output).toMatch(/tests, build, lint or typecheck/);
+    expect(blocked.data).toEqual({ mutations_since_verification: 4, threshold: 4 });
+    // The blocked patch wrote nothing.
+    expect(workspace.snapshot()['src/a.ts']).toBe('export const a = 4;\n');
+  });
+
+  it('a verification command that exits 0 unblocks editing', async () => {
+    const { runtime, edit } = setup();
+    await editTimes(edit, 4);
+    expect((await runtime.call('exec_command', { cmd: 'npm test' })).ok).toBe(true);
+    expect(runtime.gate.mutationsSinceVerification).toBe(0);
+    await editTimes(edit, 4);
+    expect((await edit()).error?.code).toBe('verification_required');
+  });
+
+  it('a failing verification, or a command that is not verification, clears nothing', async () => {
+    const { runtime, edit } = setup();
+    await editTimes(edit, 4);
+    await runtime.call('exec_command', { cmd: 'npm test -- fail' });
+    await runtime.call('exec_command', { cmd: 'ls -la && cat src/a.ts' });
+    expect((await edit()).error?.code).toBe('verification_required');
+  });
+
+  it('no-op and failed patches do not count', async () => {
+    const { runtime, edit } = setup();
+    const noop = await runtime.call('apply_patch', { input: '*** Begin Patch\n*** Update File: src/a.ts\n-export const a = 0;\n+export const a = 0;\n*** End Patch' });
+    expect(noop.ok).toBe(true);
+    expect((noop.data?.diff as { is_empty: boolean }[])[0].is_empty).toBe(true);
+    const failed = await runtime.call('apply_patch', { input: '*** Begin Patch\n*** Update File: src/a.ts\n-nothing like this\n+x\n*** End Patch' });
+    expect(failed.error?.code).toBe('patch_context_not_found');
+    const unparsable = await runtime.call('apply_patch', { input: 'not a patch' });
+    expect(unparsable.error?.code).toBe('patch_parse_error');
+    expect(runtime.gate.mutationsSinceVerification).toBe(0);
+    await editTimes(edit, 4);
+    expect((await edit()).error?.code).toBe('verification_required');
+  });
+
+  it('a verification still running clears nothing; its session exiting 0 through write_stdin does', async () => {
+    const { runtime, edit } = setup(undefined, (cmd) => (cmd.startsWith('npx vitest') ? { running: true } : { exit: 0 }));
+    await editTimes(edit, 4);
+    const running = await runtime.call('exec_command', { cmd: 'npx vitest --watch' });
+    expect(running.data?.session_id).toBe(1);
+    expect((await edit()).error?.code).toBe('verification_required');
+    await runtime.call('write_stdin', { session_id: 1, chars: '' });
+    expect((await edit()).error?.code).toBe('verification_required');
+    await runtime.call('write_stdin', { session_id: 1, chars: '0' });
+    expect(runtime.gate.mutationsSinceVerification).toBe(0);
+    expect((await edit()).ok).toBe(true);
+  });
+
+  it('a running verification whose session exits non-zero clears nothing', async () => {
+    const { runtime, edit } = setup(undefined, (cmd) => (cmd === 'cargo test' ? { running: true } : { exit: 0 }));
+    await editTimes(edit, 4);
+    await runtime.call('exec_command', { cmd: 'cargo test' });
+    await runtime.call('write_stdin', { session_id: 1, chars: '101' });
+    expect((await edit()).error?.code).toBe('verification_required');
+  });
+
+  it('write_stdin exiting 0 on a session that is not a verification clears nothing', async () => {
+    const { runtime, edit } = setup(undefined, (cmd) => (cmd === 'python3' ? { running: true } : { exit: 0 }));
+    await editTimes(edit, 4);
+    await runtime.call('exec_command', { cmd: 'python3' });
+    await runtime.call('write_stdin', { session_id: 1, chars: '0' });
+    expect((await edit()).error?.code).toBe('verification_required');
+  });
+
+  it('honours a configured threshold and classifier', async () => {
+    const { runtime, edit } = setup({ threshold: 2, isVerification: (cmd) => cmd === 'just check' });
+    await editTimes(edit, 2);
+    expect((await edit()).error?.code).toBe('verification_required');
+    await runtime.call('exec_command', { cmd: 'npm test' });
+    expect((await edit()).error?.code).toBe('verification_required');
+    await runtime.call('exec_command', { cmd: 'just check' });
+    expect((await edit()).ok).toBe(true);
+  });
+
+  it('concurrent edits cannot slip past the threshold together', async () => {
+    const { runtime, workspace, edit } = setup();
+    await editTimes(edit, 3);
+    const other = (name: string) =>
+      runtime.call('apply_patch', { input: `*** Begin Patch\n*** Add File: src/${name}.ts\n+export const ${name} = 1;\n*** End Patch` });
+    const results = await Promise.all([other('b'), other('c')]);
+    expect(results.map((result) => result.ok).sort()).toEqual([false, true]);
+    expect(results.find((result) => !result.ok)?.error?.code).toBe('verification_required');
+    expect(runtime.gate.mutationsSinceVerification).toBe(4);
+    expect(Object.keys(workspace.snapshot())).toHaveLength(2);
+  });
+
+  it('an infinite threshold turns the gate off', async () => {
+    const { edit } = setup({ threshold: Infinity });
+    await editTimes(edit, 8);
+  });
+
+  it('only mutating tools are blocked: reads and inspection stay allowed', async () => {
+    const { runtime, edit } = setup();
+    await editTimes(edit, 4);
+    expect((await runtime.call('exec_command', { cmd: 'cat src/a.ts' })).ok).toBe(true);
+    expect((await runtime.call('search_tools', { query: 'anything' })).error?.code).not.toBe('verification_required');
+  });
+});
