@@ -40,6 +40,8 @@ export interface Sandbox {
   readonly home: string;
   /** Checksum of every byte, name, mode and link target under `root` except the workspace. */
   checksumOutside(): string;
+  /** Lists everything outside the workspace (for failure messages). */
+  listOutside(): string[];
   /** Empties the workspace and writes the baseline files again. */
   resetWorkspace(): void;
   /** Rebuilds everything outside the workspace (after a test caught an escape). */
@@ -83,6 +85,21 @@ export function checksumTree(root: string, skip: ReadonlySet<string> = new Set()
   return hash.digest('hex');
 }
 
+/** Lists a tree as `path kind size` lines (never following links), for failure messages. */
+export function listTree(root: string, skip: ReadonlySet<string> = new Set()): string[] {
+  const lines: string[] = [];
+  const visit = (path: string, label: string) => {
+    if (skip.has(path)) return;
+    const stats = lstatSync(path);
+    if (stats.isDirectory()) {
+      lines.push(`${label}/`);
+      for (const name of readdirSync(path).sort()) visit(join(path, name), label ? `${label}/${name}` : name);
+    } else lines.push(`${label} ${stats.isSymbolicLink() ? `-> ${readlinkSync(path)}` : `${stats.size} bytes`}`);
+  };
+  visit(root, '');
+  return lines;
+}
+
 /** Creates a sandbox with its sentinel tree and a fresh workspace. */
 export function createSandbox(prefix = 'toolhost-reliability-'): Sandbox {
   const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
@@ -121,6 +138,7 @@ export function createSandbox(prefix = 'toolhost-reliability-'): Sandbox {
     evil,
     home,
     checksumOutside: () => checksumTree(root, skip),
+    listOutside: () => listTree(root, skip),
     resetWorkspace,
     restoreOutside,
     remove: () => rmSync(root, { recursive: true, force: true }),
