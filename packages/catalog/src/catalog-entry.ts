@@ -17,5 +17,8 @@ export interface CatalogEntry {
 /** One ranked search hit. */
 export interface CatalogMatch {
   entry: CatalogEntry;
+  /** Relevance (higher is better); exact-name selections come first whatever their score. */
   score: number;
+  /** True when the query named this tool exactly. */
+  exact: boolean;
 }

@@ -1,5 +1,5 @@
-import { okResult, toJsonSchema, type ToolImplementation } from '@toolhost/core';
-import type * as z from 'zod';
+import { okResult, type ToolImplementation } from '@toolhost/core';
+import { catalogEntrySchema } from './catalog-entry-schema.js';
 import { searchToolsSchema, type SearchToolsArgs } from './search-tools-schema.js';
 import type { CatalogEntry } from './catalog-entry.js';
 import type { ToolCatalog } from './tool-catalog.js';
@@ -11,12 +11,6 @@ export interface SearchToolsOptions {
   onMatched(names: string[]): void;
   /** Whether a deferred entry is already visible to the model. */
   isVisible(name: string): boolean;
-}
-
-/** The JSON Schema of a catalog entry's input. */
-export function catalogEntrySchema(entry: CatalogEntry): Record<string, unknown> {
-  const schema = entry.inputSchema as { _zod?: unknown };
-  return schema._zod ? toJsonSchema(entry.inputSchema as z.ZodObject) : (entry.inputSchema as Record<string, unknown>);
 }
 
 function firstLine(text: string): string {

@@ -1,0 +1,108 @@
+import { stemWord } from './search-text.js';
+
+/**
+ * Query-side synonyms for tool search: abbreviations developers type (pr, k8s, db) and verbs that name the same
+ * operation in different APIs (fetch/get, remove/delete). Each key expands to the listed words or phrases.
+ * Expansions are scored below the words the model actually wrote.
+ */
+const GROUPS: string[][] = [
+  ['pr', 'pull request'],
+  ['mr', 'merge request'],
+  ['k8s', 'kubernetes'],
+  ['kube', 'kubernetes'],
+  ['kubectl', 'kubernetes'],
+  ['gh', 'github'],
+  ['repo', 'repository'],
+  ['db', 'database'],
+  ['msg', 'message'],
+  ['dm', 'direct message'],
+  ['pg', 'postgres'],
+  ['psql', 'postgres'],
+  ['mongo', 'mongodb'],
+  ['env', 'environment'],
+  ['config', 'configuration'],
+  ['auth', 'authentication'],
+  ['doc', 'document'],
+  ['docs', 'documents'],
+  ['dir', 'directory'],
+  ['evt', 'event'],
+  ['vm', 'virtual machine', 'instance'],
+  ['sms', 'text message'],
+  ['cert', 'certificate'],
+  ['tls', 'ssl'],
+  ['ssl', 'tls'],
+  ['js', 'javascript'],
+  ['ts', 'typescript'],
+  ['py', 'python'],
+  ['kv', 'key value'],
+  ['regex', 'regular expression'],
+  ['regexp', 'regular expression'],
+];
+
+/** Synonym sets of interchangeable words (each one expands to the others). */
+const EQUIVALENTS: string[][] = [
+  ['ticket', 'issue'],
+  ['email', 'mail'],
+  ['delete', 'remove'],
+  ['get', 'fetch', 'read', 'retrieve'],
+  ['update', 'edit', 'modify', 'change'],
+  ['find', 'search', 'lookup'],
+  ['folder', 'directory'],
+  ['restart', 'reboot'],
+  ['rollback', 'revert', 'undo'],
+  ['alert', 'alarm', 'monitor'],
+  ['spend', 'cost', 'billing'],
+  ['run', 'execute'],
+  ['secret', 'credential', 'password'],
+];
+
+/** One-way expansions (a bug is an issue; an issue is not always a bug). */
+const ONE_WAY: [string, string][] = [
+  ['bug', 'issue'],
+  ['new', 'create'],
+  ['open', 'create'],
+  ['add', 'create'],
+  ['make', 'create'],
+  ['show', 'list'],
+  ['show', 'get'],
+  ['show', 'describe'],
+  ['inbox', 'email'],
+  ['meeting', 'event'],
+  ['send', 'post'],
+  ['post', 'send'],
+  ['link', 'url'],
+  ['url', 'link'],
+  ['crash', 'error'],
+  ['exception', 'error'],
+];
+
+function buildTable(): Map<string, string[]> {
+  const table = new Map<string, string[]>();
+  const push = (key: string, value: string) => {
+    const list = table.get(key) ?? [];
+    if (!list.includes(value) && value !== key) list.push(value);
+    table.set(key, list);
+  };
+  for (const [key, ...values] of GROUPS) for (const value of values) push(key, value);
+  for (const set of EQUIVALENTS) for (const key of set) for (const value of set) push(key, value);
+  for (const [key, value] of ONE_WAY) push(key, value);
+  return table;
+}
+
+const TABLE = buildTable();
+const TABLE_BY_STEM = new Map<string, string[]>();
+for (const [key, values] of TABLE) {
+  const stem = stemWord(key);
+  if (stem.length < 4) continue;
+  const list = TABLE_BY_STEM.get(stem) ?? [];
+  for (const value of values) if (!list.includes(value)) list.push(value);
+  TABLE_BY_STEM.set(stem, list);
+}
+
+/** The words and phrases a lower-case query word expands to ("tickets" and "deleting" find their base forms; stems under four letters only match exactly). */
+export function synonymsOf(word: string): readonly string[] {
+  const direct = TABLE.get(word);
+  if (direct) return direct;
+  const stem = stemWord(word);
+  return stem.length >= 4 ? (TABLE_BY_STEM.get(stem) ?? []) : [];
+}

@@ -1,0 +1,89 @@
+import * as z from 'zod';
+import { describe, expect, it } from 'vitest';
+import type { CatalogEntry } from './catalog-entry.js';
+import { createToolCatalog } from './tool-catalog.js';
+
+function entry(name: string, description: string, extra: Partial<CatalogEntry> = {}): CatalogEntry {
+  return { name, description, inputSchema: { type: 'object', properties: {} }, handler: () => 'ok', ...extra };
+}
+
+const ENTRIES = [
+  entry('github_create_issue', 'Opens a new issue in a GitHub repository.'),
+  entry('github_list_issues', 'Lists issues of a GitHub repository.'),
+  entry('jira_create_issue', 'Creates a Jira ticket in a project.'),
+  entry('slack_post_message', 'Posts a message to a Slack channel.'),
+  entry('postgres_query', 'Runs SQL against PostgreSQL.', {
+    inputSchema: z.object({ sql: z.string().describe('SELECT statement'), row_limit: z.int().optional() }),
+  }),
+];
+
+const names = (matches: { entry: CatalogEntry }[]) => matches.map((match) => match.entry.name);
+
+describe('createToolCatalog', () => {
+  it('ranks by name, description, parameters and tags', () => {
+    const catalog = createToolCatalog(ENTRIES);
+    expect(names(catalog.search('create an issue on github', 5))[0]).toBe('github_create_issue');
+    expect(names(catalog.search('post to a slack channel', 5))[0]).toBe('slack_post_message');
+    // A parameter description is searchable too (zod schema).
+    expect(names(catalog.search('select statement', 5))[0]).toBe('postgres_query');
+    const tagged = createToolCatalog([...ENTRIES, entry('pager_page', 'Wakes someone up.', { tags: ['on-call', 'incidents'] })]);
+    expect(names(tagged.search('incidents', 5))).toEqual(['pager_page']);
+  });
+
+  it('matches prefixes and typos', () => {
+    const catalog = createToolCatalog(ENTRIES);
+    expect(names(catalog.search('postgr', 5))[0]).toBe('postgres_query');
+    expect(names(catalog.search('slakc mesage', 5))[0]).toBe('slack_post_message');
+  });
+
+  it('puts exact names first, in query order, whatever the limit', () => {
+    const catalog = createToolCatalog(ENTRIES);
+    const matches = catalog.search('slack_post_message, github_list_issues', 1);
+    expect(names(matches)).toEqual(['slack_post_message', 'github_list_issues']);
+    expect(matches.every((match) => match.exact)).toBe(true);
+    // Other spellings of a name select it too; plain text after the names fills up to the limit.
+    expect(names(catalog.search('SlackPostMessage jira', 3))).toEqual(['slack_post_message', 'jira_create_issue']);
+    expect(names(catalog.search('`github.create-issue`', 5))).toEqual(['github_create_issue']);
+    expect(names(catalog.search('GitHub.create-issue', 5))).toEqual(['github_create_issue']);
+  });
+
+  it('orders ties by name and gives the same result every time', () => {
+    const twins = ['b_tool', 'a_tool', 'c_tool'].map((name) => entry(name, 'Exports the weekly report.'));
+    const catalog = createToolCatalog(twins);
+    const first = catalog.search('weekly report', 5);
+    expect(names(first)).toEqual(['a_tool', 'b_tool', 'c_tool']);
+    expect(new Set(first.map((match) => match.score)).size).toBe(1);
+    const reversed = createToolCatalog([...twins].reverse());
+    expect(reversed.search('weekly report', 5)).toEqual(first);
+  });
+
+  it('adds and removes entries incrementally', () => {
+    const catalog = createToolCatalog(ENTRIES);
+    expect(catalog.search('kubernetes pods', 5)).toEqual([]);
+    catalog.add(entry('k8s_get_pods', 'Lists Kubernetes pods.'));
+    expect(names(catalog.search('kubernetes pods', 5))).toEqual(['k8s_get_pods']);
+    expect(names(catalog.search('k8s_get_pods', 5))).toEqual(['k8s_get_pods']);
+    expect(catalog.remove('k8s_get_pods')).toBe(true);
+    expect(catalog.remove('k8s_get_pods')).toBe(false);
+    expect(catalog.search('kubernetes pods', 5)).toEqual([]);
+    expect(catalog.search('k8s_get_pods', 5)).toEqual([]);
+    expect(catalog.get('k8s_get_pods')).toBeUndefined();
+    // The name can be registered again.
+    catalog.add(entry('k8s_get_pods', 'Lists Kubernetes pods again.'));
+    expect(names(catalog.search('kubernetes', 5))).toEqual(['k8s_get_pods']);
+    expect(catalog.list().map((item) => item.name)).toEqual([...ENTRIES.map((item) => item.name), 'k8s_get_pods']);
+  });
+
+  it('rejects invalid and duplicate entries without adding any of a bad batch', () => {
+    const catalog = createToolCatalog(ENTRIES);
+    expect(() => catalog.add(entry('bad name', 'x'))).toThrow(/must match/);
+    expect(() => catalog.add(entry('slack_post_message', 'again'))).toThrow(/already registered/);
+    expect(() => catalog.add([entry('one_tool', 'x'), entry('one_tool', 'y')])).toThrow(/listed twice/);
+    expect(() => catalog.add({ ...entry('no_handler', 'x'), handler: undefined as never })).toThrow(/handler/);
+    expect(catalog.get('one_tool')).toBeUndefined();
+  });
+
+  it('returns nothing for a query of stop words only', () => {
+    expect(createToolCatalog(ENTRIES).search('the of and', 5)).toEqual([]);
+  });
+});
