@@ -10,7 +10,11 @@ import type { SearchHit } from './search-hit.js';
 
 const FIXTURE = fileURLToPath(new URL('./__fixtures__/polyglot', import.meta.url));
 const tool = createCodeSearchTool();
-afterAll(() => tool.close?.());
+const scanTool = createCodeSearchTool({ prefilter: 'scan' });
+afterAll(async () => {
+  await tool.close?.();
+  await scanTool.close?.();
+});
 
 function fixtureFiles(dir = FIXTURE, prefix = ''): Record<string, string> {
   const files: Record<string, string> = {};
@@ -22,10 +26,10 @@ function fixtureFiles(dir = FIXTURE, prefix = ''): Record<string, string> {
   return files;
 }
 
-async function search(workspace: Workspace, args: Record<string, unknown>): Promise<ToolResult> {
-  const parsed = tool.schema.safeParse(args);
+async function searchWith(workspace: Workspace, args: Record<string, unknown>, using = tool): Promise<ToolResult> {
+  const parsed = using.schema.safeParse(args);
   if (!parsed.success) throw new Error(parsed.error.message);
-  return tool.execute(parsed.data, {
+  return using.execute(parsed.data, {
     workspace,
     tokenizer: approximateTokenizer,
     spool: createMemorySpool(),
@@ -101,12 +105,14 @@ const PATHS = [
   'path src/gadget.ts:1:1',
 ];
 
-const workspaces: Array<[string, () => Workspace]> = [
-  ['disk', () => createNodeWorkspace(FIXTURE)],
-  ['memory', () => createMemoryWorkspace(fixtureFiles())],
+const workspaces: Array<[string, () => Workspace, typeof tool]> = [
+  ['disk, ripgrep prefilter', () => createNodeWorkspace(FIXTURE), tool],
+  ['disk, pure-JS scan', () => createNodeWorkspace(FIXTURE), scanTool],
+  ['memory', () => createMemoryWorkspace(fixtureFiles()), tool],
 ];
 
-describe.each(workspaces)('code_search on the polyglot fixture (%s workspace)', (_kind, makeWorkspace) => {
+describe.each(workspaces)('code_search on the polyglot fixture (%s)', (_kind, makeWorkspace, using) => {
+  const search = (workspace: Workspace, args: Record<string, unknown>) => searchWith(workspace, args, using);
   it('classifies definitions, usages, text and paths in every language, ordered by category, path, line, column', async () => {
     const result = await search(makeWorkspace(), { query: 'Gadget', max_results: 100 });
     expect(result.ok).toBe(true);
@@ -178,6 +184,8 @@ describe.each(workspaces)('code_search on the polyglot fixture (%s workspace)', 
   });
 });
 
+const search = (workspace: Workspace, args: Record<string, unknown>) => searchWith(workspace, args);
+
 describe('walk rules', () => {
   const files = {
     '.gitignore': 'build/\n*.log\n',
@@ -215,9 +223,15 @@ describe('walk rules', () => {
     });
     afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-    it('honours the same rules on disk', async () => {
-      const hits = hitsOf(await search(createNodeWorkspace(root), { query: 'needle', max_results: 100 }));
+    it.each([
+      ['ripgrep prefilter', tool],
+      ['pure-JS scan', scanTool],
+    ])('honours the same rules on disk (%s)', async (_label, using) => {
+      const workspace = createNodeWorkspace(root);
+      const hits = hitsOf(await searchWith(workspace, { query: 'needle', max_results: 100 }, using));
       expect(hits.map(brief)).toEqual(['definition src/a.ts:1:14', 'text notes.md:1:3', 'text src/keep.log:1:1']);
+      const content = hitsOf(await searchWith(workspace, { query: 'needle', result_types: ['text'], max_results: 100 }, using));
+      expect(content.map(brief)).toEqual(['text notes.md:1:3', 'text src/keep.log:1:1']);
     });
 
     it('searches an explicitly requested ignored folder', async () => {

@@ -5,8 +5,9 @@ import { createSyntaxParser, nodeGrammarSource, type GrammarSource } from './gra
 import { extensionOf, resolveFileTypes } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache, DEFAULT_CACHE_SOURCE_CHARS } from './parse-cache.js';
+import { createRipgrepPrefilter } from './ripgrep-prefilter.js';
 import { searchFiles } from './search-workspace.js';
-import { walkWorkspace } from './workspace-walker.js';
+import { comparePaths, walkWorkspace } from './workspace-walker.js';
 
 /** Narrows the files whose content may contain the query (e.g. ripgrep on a disk workspace); undefined means "no opinion". */
 export type CandidatePrefilter = (request: {
@@ -23,14 +24,19 @@ export interface CodeSearchToolOptions {
   grammarSource?: GrammarSource;
   /** Parsed source characters kept in the tree cache (default 16 Mi). */
   cacheSourceChars?: number;
-  /** Optional content prefilter for disk workspaces (see `createRipgrepPrefilter` in `@toolhost/code-search/node`). */
-  prefilter?: CandidatePrefilter;
+  /**
+   * Content prefilter: `'ripgrep'` (default) runs `rg -l -F` from `@vscode/ripgrep` on disk workspaces and falls back to the
+   * pure-JS scan when rg is absent or the workspace is in memory; `'scan'` always uses the pure-JS scan; or a custom function.
+   */
+  prefilter?: 'ripgrep' | 'scan' | CandidatePrefilter;
 }
 
 /** Creates the code_search tool: literal scan, tree-sitter classification, parse cache shared across calls. */
 export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolImplementation {
   const parser = createSyntaxParser(options.grammarSource ?? nodeGrammarSource);
   const cache = createParseCache(options.cacheSourceChars ?? DEFAULT_CACHE_SOURCE_CHARS);
+  const choice = options.prefilter ?? 'ripgrep';
+  const prefilter: CandidatePrefilter | undefined = choice === 'scan' ? undefined : choice === 'ripgrep' ? createRipgrepPrefilter() : choice;
   return {
     name: 'code_search',
     schema: codeSearchSchema,
@@ -58,13 +64,16 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolI
       const resultTypes = new Set<ResultType>(args.result_types ?? RESULT_TYPES);
       const matcher = createLiteralMatcher(args.query);
 
-      const walked = await walkWorkspace(workspace, start, context.signal);
-      const files = extensions ? walked.filter((path) => extensions.has(extensionOf(path))) : walked;
       const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
-      const candidates =
-        wantContent && options.prefilter
-          ? await options.prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, signal: context.signal })
-          : undefined;
+      const prefiltered =
+        wantContent && prefilter
+          ? prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, signal: context.signal })
+          : Promise.resolve(undefined);
+      // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules).
+      const walking = resultTypes.has('path') ? walkWorkspace(workspace, start, context.signal) : undefined;
+      const candidates = await prefiltered;
+      const listed = walking ? await walking : candidates ? [...candidates].sort(comparePaths) : await walkWorkspace(workspace, start, context.signal);
+      const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
       const outcome = await searchFiles(
         { matcher, files, resultTypes, maxResults: args.max_results, candidates },
         { workspace, parser, cache, signal: context.signal },

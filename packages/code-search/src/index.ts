@@ -5,3 +5,4 @@ export { LANGUAGES, resolveFileTypes, languageOfPath, type LanguageInfo, type Gr
 export { createLiteralMatcher, isCaseSensitive, type LiteralMatcher } from './literal-matcher.js';
 export { walkWorkspace } from './workspace-walker.js';
 export type { SearchHit } from './search-hit.js';
+export { createRipgrepPrefilter, type RipgrepPrefilterOptions } from './ripgrep-prefilter.js';

@@ -1,0 +1,69 @@
+import type { CandidatePrefilter } from './code-search-tool.js';
+
+/** Options of {@link createRipgrepPrefilter}. */
+export interface RipgrepPrefilterOptions {
+  /** The rg binary; default: the one shipped in `@vscode/ripgrep` when it is installed. */
+  rgPath?: string;
+}
+
+async function defaultRgPath(): Promise<string | undefined> {
+  try {
+    const module = (await import('@vscode/ripgrep' as string)) as { rgPath?: string };
+    return module.rgPath;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A content prefilter for disk workspaces: `rg -l -F` lists the files that contain the query, so only those are read.
+ * Returns undefined (no opinion; the pure-JS scan runs) for memory workspaces, when rg is missing or when it fails.
+ * Node builtins are imported lazily, so this module is safe in the package's root entry.
+ */
+export function createRipgrepPrefilter(options: RipgrepPrefilterOptions = {}): CandidatePrefilter {
+  let binary: Promise<string | undefined> | undefined;
+  return async ({ workspace, query, caseSensitive, start, signal }) => {
+    if (!workspace.onDisk) return undefined;
+    binary ??= options.rgPath ? Promise.resolve(options.rgPath) : defaultRgPath();
+    const rg = await binary;
+    if (!rg) return undefined;
+    const args = [
+      '--files-with-matches',
+      '--fixed-strings',
+      caseSensitive ? '--case-sensitive' : '--ignore-case',
+      '--hidden',
+      '--no-require-git',
+      '--no-ignore-global',
+      '--no-ignore-dot',
+      '--no-ignore-parent',
+      '--no-messages',
+      '--no-config',
+      '--binary',
+      '--null',
+      '--glob',
+      '!.git',
+      '--regexp',
+      query,
+      '--',
+      start || '.',
+    ];
+    const { spawn } = await import('node:child_process');
+    return new Promise((resolve) => {
+      const child = spawn(rg, args, { cwd: workspace.root, stdio: ['ignore', 'pipe', 'ignore'], signal });
+      const chunks: Uint8Array[] = [];
+      child.stdout.on('data', (chunk: Uint8Array) => chunks.push(chunk));
+      child.on('error', () => resolve(undefined));
+      child.on('close', (code) => {
+        // 0: matches, 1: no match, 2: some error (unreadable files); trust only 0 and 1.
+        if (code !== 0 && code !== 1) return resolve(undefined);
+        const files = new Set<string>();
+        const decoder = new TextDecoder();
+        const text = chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join('') + decoder.decode();
+        for (const entry of text.split('\0')) {
+          if (entry) files.add(entry.startsWith('./') ? entry.slice(2) : entry);
+        }
+        resolve(files);
+      });
+    });
+  };
+}
