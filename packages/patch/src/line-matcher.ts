@@ -33,33 +33,53 @@ export function lineKey(text: string, pass: MatchPass): string {
   }
 }
 
-/** Finds line sequences in a file's lines, through per-pass indexes built on first use. */
+/** Per pass: line positions by key; `wanted` limits the index to the keys the patch can ask for. */
+interface PassIndex {
+  positions: Map<string, number[]>;
+  wanted: Set<string> | undefined;
+}
+
+/**
+ * Finds line sequences in a file's lines, through per-pass indexes built on first use. Given the texts a patch
+ * will look for, an index holds only those lines, so a large file costs one hash lookup per line, not an entry.
+ */
 export class LineMatcher {
-  private readonly indexes: (Map<string, number[]> | undefined)[] = [];
+  private readonly indexes: (PassIndex | undefined)[] = [];
 
-  constructor(readonly lines: readonly TextLine[]) {}
+  constructor(
+    readonly lines: readonly TextLine[],
+    private readonly wantedTexts?: readonly string[],
+  ) {}
 
-  private index(pass: MatchPass): Map<string, number[]> {
-    let index = this.indexes[pass];
-    if (!index) {
-      index = new Map();
-      for (let i = 0; i < this.lines.length; i++) {
-        const key = lineKey(this.lines[i].text, pass);
-        const list = index.get(key);
-        if (list) list.push(i);
-        else index.set(key, [i]);
-      }
-      this.indexes[pass] = index;
+  private build(pass: MatchPass, wanted: Set<string> | undefined): PassIndex {
+    const positions = new Map<string, number[]>();
+    const lines = this.lines;
+    for (let i = 0; i < lines.length; i++) {
+      const key = lineKey(lines[i].text, pass);
+      if (wanted && !wanted.has(key)) continue;
+      const list = positions.get(key);
+      if (list) list.push(i);
+      else positions.set(key, [i]);
     }
+    const index = { positions, wanted };
+    this.indexes[pass] = index;
     return index;
+  }
+
+  /** The index of `pass`, complete for every key in `keys`. */
+  private index(pass: MatchPass, keys: readonly string[]): Map<string, number[]> {
+    let index = this.indexes[pass];
+    if (!index) index = this.build(pass, this.wantedTexts && new Set(this.wantedTexts.map((text) => lineKey(text, pass))));
+    if (index.wanted && keys.some((key) => !index!.wanted!.has(key))) index = this.build(pass, undefined);
+    return index.positions;
   }
 
   /** Start indexes in `[from, to)` where `pattern` matches entirely inside that range, at `pass`; at most `limit`. */
   find(pattern: readonly string[], pass: MatchPass, from: number, to = this.lines.length, limit = Infinity): number[] {
     const found: number[] = [];
     if (pattern.length === 0) return found;
-    const index = this.index(pass);
     const keys = pattern.map((text) => lineKey(text, pass));
+    const index = this.index(pass, keys);
     // Drive the search from the pattern line with the fewest occurrences.
     let pivot = -1;
     let positions: number[] | undefined;
@@ -107,10 +127,11 @@ export class LineMatcher {
    * when no line of the pattern occurs in the file.
    */
   closest(pattern: readonly string[], near: number): { start: number; matching: number } | undefined {
-    const index = this.index(3);
+    const keys = pattern.map((text) => lineKey(text, 3));
+    const index = this.index(3, keys);
     const votes = new Map<number, number>();
     for (let i = 0; i < pattern.length; i++) {
-      const key = lineKey(pattern[i], 3);
+      const key = keys[i];
       if (key === '') continue;
       for (const position of index.get(key) ?? []) {
         const start = Math.max(0, Math.min(position - i, this.lines.length - 1));

@@ -67,7 +67,12 @@ function describeMiss(matcher: LineMatcher, ops: readonly ChunkLine[], from: num
 
 /** Matches each chunk in order (each search starts after the previous chunk and after the chunk's `@@` anchors). */
 export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]): UpdatePlan {
-  const matcher = new LineMatcher(document.lines);
+  const wanted: string[] = [];
+  for (const chunk of chunks) {
+    wanted.push(...chunk.anchors);
+    for (const line of chunk.lines) if (line.kind !== '+') wanted.push(line.text);
+  }
+  const matcher = new LineMatcher(document.lines, wanted);
   const total = document.lines.length;
   const statuses: ChunkStatus[] = [];
   const replacements: Replacement[] = [];
@@ -148,22 +153,27 @@ function rebuild(document: TextDocument, replacements: Replacement[]): { documen
   const eol = document.majorityEol;
   const sorted = [...replacements].sort((a, b) => a.start - b.start || a.order - b.order);
   const old = document.lines;
-  const lines: TextLine[] = [];
+  let size = old.length;
+  for (const replacement of sorted) for (const op of replacement.ops) size += op.kind === '+' ? 1 : op.kind === '-' ? -1 : 0;
+  // Filled in order into an array of the final size: no growth, no copies (large files, many chunks).
+  const lines: TextLine[] = new Array<TextLine>(size);
+  let length = 0;
   const regions: EditRegion[] = [];
   let index = 0;
   for (const replacement of sorted) {
-    for (; index < replacement.start; index++) lines.push(old[index]);
-    const newStart = lines.length;
+    for (; index < replacement.start; index++) lines[length++] = old[index];
+    const newStart = length;
     let oldIndex = replacement.start;
     for (const op of replacement.ops) {
-      if (op.kind === '+') lines.push({ text: op.text, eol });
-      else if (op.kind === ' ') lines.push(old[oldIndex++]);
+      if (op.kind === '+') lines[length++] = { text: op.text, eol };
+      else if (op.kind === ' ') lines[length++] = old[oldIndex++];
       else oldIndex++;
     }
-    regions.push({ oldStart: replacement.start, oldCount: replacement.oldCount, newStart, newCount: lines.length - newStart });
+    regions.push({ oldStart: replacement.start, oldCount: replacement.oldCount, newStart, newCount: length - newStart });
     index = replacement.start + replacement.oldCount;
   }
-  for (; index < old.length; index++) lines.push(old[index]);
+  for (; index < old.length; index++) lines[length++] = old[index];
+  lines.length = length;
   // A line that no longer ends the file needs an ending; untouched lines keep theirs.
   for (let i = 0; i < lines.length - 1; i++) if (lines[i].eol === '') lines[i] = { text: lines[i].text, eol };
   return { document: { bom: document.bom, lines, majorityEol: eol }, regions };
