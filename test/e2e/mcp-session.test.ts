@@ -37,7 +37,7 @@ function newClient(): { client: Client; changed: () => number } {
 }
 
 describe('MCP client: scripted session', () => {
-  it('completes against toolhost-mcp and the fake host with the same outputs', async () => {
+  it('completes against toolhost-mcp and the fake host with the same outputs', { timeout: 120_000 }, async () => {
     const folder = createSessionFolder();
     const realSide = newClient();
     const fakeSide = newClient();

@@ -82,7 +82,7 @@ export function expectSessionOutputs(outputs: string[]): void {
   expect(stdin).toBe('Chunk ID: <id>\nWall time: <t>\nProcess exited with code 0\nOriginal token count: 4\nOutput:\ngot toolhost\n');
   expect(patch).toBe('Success. Updated the following files:\nM greeting.txt\n');
   expect(search).toContain('github_create_issue: Create a GitHub issue in a repository.');
-  expect(search).toContain('Expanded for the next request: github_create_issue.');
+  expect(search.split('\n').at(-1)).toContain('github_create_issue');
   expect(discovered).toBe('Created issue "e2e" as #1');
   expect(codeSearch).toContain('src/greet.ts:1');
   expect(codeSearch).toMatch(/definition/);

@@ -76,7 +76,7 @@ describe('toolhost-mcp over stdio', () => {
       changed += 1;
     });
     await client.connect(transport);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await client?.close();
@@ -125,8 +125,8 @@ describe('toolhost-mcp command line', () => {
     expect(parseCliOptions(['--bogus'], '/w', join2)).toHaveProperty('error');
   });
 
-  it('exits 2 with usage on a bad option', () => {
-    const run = spawnSync(process.execPath, [...nodeArgs, '--shell-profile', 'fish'], { cwd: repoRoot, encoding: 'utf8', input: '', timeout: 60_000 });
+  it('exits 2 with usage on a bad option', { timeout: 120_000 }, () => {
+    const run = spawnSync(process.execPath, [...nodeArgs, '--shell-profile', 'fish'], { cwd: repoRoot, encoding: 'utf8', input: '', timeout: 110_000 });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--shell-profile must be auto, unix_like or powershell, got fish');
     expect(run.stderr).toContain('Usage: toolhost-mcp');
