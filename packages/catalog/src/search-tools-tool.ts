@@ -1,20 +1,37 @@
 import { okResult, type ToolImplementation } from '@toolhost/core';
 import { catalogEntrySchema } from './catalog-entry-schema.js';
+import type { CatalogMatch } from './catalog-entry.js';
 import { searchToolsSchema, type SearchToolsArgs } from './search-tools-schema.js';
-import type { CatalogEntry } from './catalog-entry.js';
 import type { ToolCatalog } from './tool-catalog.js';
+
+/** Where a catalog tool stands for the model: callable in this request, loaded for the next one, or not loaded. */
+export type ToolAvailability = 'callable' | 'pending' | 'hidden';
 
 /** Options of {@link createSearchToolsTool}. */
 export interface SearchToolsOptions {
   catalog: ToolCatalog;
-  /** Called with the deferred entries a search matched, in rank order. */
+  /** Where a catalog entry stands for the model right now. */
+  availability(name: string): ToolAvailability;
+  /** Called with the hidden entries a search matched, in rank order; they join the tools at the next request. */
   onMatched(names: string[]): void;
-  /** Whether a deferred entry is already visible to the model. */
-  isVisible(name: string): boolean;
 }
 
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0].trim();
+const DESCRIPTION_CHARACTERS = 200;
+
+/** The first line of a description, cut at a word boundary if it is long. */
+export function oneLineDescription(text: string): string {
+  const line = text.trim().split('\n', 1)[0].trim();
+  if (line.length <= DESCRIPTION_CHARACTERS) return line;
+  const cut = line.slice(0, DESCRIPTION_CHARACTERS);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > DESCRIPTION_CHARACTERS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+function formatMatch(match: CatalogMatch, detail: SearchToolsArgs['detail_level']): string {
+  const { name, description } = match.entry;
+  if (detail === 'name') return name;
+  if (detail === 'name_description') return `${name}: ${oneLineDescription(description)}`;
+  return `${name}: ${description.trim()}\ninput_schema: ${JSON.stringify(catalogEntrySchema(match.entry))}`;
 }
 
 /** Creates the search_tools tool over a catalog. */
@@ -25,19 +42,30 @@ export function createSearchToolsTool(options: SearchToolsOptions): ToolImplemen
     async execute(raw) {
       const args = raw as SearchToolsArgs;
       const matches = options.catalog.search(args.query, args.limit);
-      if (matches.length === 0) return okResult(`No tools matched "${args.query}".`, { matches: [], expanded: [] });
-      const expanded = matches.filter((m) => m.entry.deferred !== false && !options.isVisible(m.entry.name)).map((m) => m.entry.name);
-      options.onMatched(expanded);
-      const lines = matches.map((m) => {
-        if (args.detail_level === 'name') return m.entry.name;
-        if (args.detail_level === 'name_description') return `${m.entry.name}: ${firstLine(m.entry.description)}`;
-        return `${m.entry.name}: ${m.entry.description}\ninput_schema: ${JSON.stringify(catalogEntrySchema(m.entry))}`;
-      });
-      const footer = expanded.length
-        ? `\n\nExpanded for the next request: ${expanded.join(', ')}.`
-        : '';
-      return okResult(lines.join(args.detail_level === 'full' ? '\n\n' : '\n') + footer, {
-        matches: matches.map((m) => ({ name: m.entry.name, score: m.score })),
+      if (matches.length === 0) {
+        return okResult(
+          `No tools matched ${JSON.stringify(args.query)}. Describe what the tool should do (action and service, e.g. "create jira issue") or give its exact name.`,
+          { matches: [], expanded: [] },
+        );
+      }
+      const before = new Map(matches.map((match) => [match.entry.name, options.availability(match.entry.name)]));
+      const expanded = matches.filter((match) => before.get(match.entry.name) === 'hidden').map((match) => match.entry.name);
+      if (expanded.length) options.onMatched(expanded);
+      const next = matches.filter((match) => before.get(match.entry.name) !== 'callable').map((match) => match.entry.name);
+      const now = matches.filter((match) => before.get(match.entry.name) === 'callable').map((match) => match.entry.name);
+
+      const lines = matches.map((match) => formatMatch(match, args.detail_level));
+      const notes: string[] = [];
+      if (next.length) notes.push(`Loaded for your next request (callable from then on): ${next.join(', ')}.`);
+      if (now.length) notes.push(`Already callable: ${now.join(', ')}.`);
+      const body = lines.join(args.detail_level === 'full' ? '\n\n' : '\n');
+      return okResult(`${body}\n\n${notes.join('\n')}`, {
+        matches: matches.map((match) => ({
+          name: match.entry.name,
+          score: match.score,
+          exact: match.exact,
+          available: before.get(match.entry.name) === 'callable' ? 'now' : 'next_request',
+        })),
         expanded,
       });
     },

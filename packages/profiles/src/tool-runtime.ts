@@ -17,7 +17,15 @@ import {
   type ToolResult,
   type Workspace,
 } from '@toolhost/core';
-import { catalogEntrySchema, createSearchToolsTool, createToolCatalog, type CatalogEntry, type ToolCatalog } from '@toolhost/catalog';
+import {
+  catalogEntrySchema,
+  createSearchToolsTool,
+  createToolCatalog,
+  isZodInputSchema,
+  validateJsonSchemaArguments,
+  type CatalogEntry,
+  type ToolCatalog,
+} from '@toolhost/catalog';
 import { isLegacyToolName, legacyToolMessage } from './legacy-tools.js';
 import type { ShellGuidance } from './shell-profile.js';
 import { describeBuiltinTool } from './tool-descriptions.js';
@@ -63,31 +71,51 @@ export interface ToolRuntime {
 const MAX_OUTPUT_TOKENS_JSON = (toJsonSchema(z.object({ max_output_tokens: maxOutputTokensSchema })).properties as Record<string, unknown>)
   .max_output_tokens;
 
-function catalogImplementation(entry: CatalogEntry): { implementation: ToolImplementation; definition: ToolDefinition } {
-  const isZod = Boolean((entry.inputSchema as { _zod?: unknown })._zod);
+interface CatalogTool {
+  implementation: ToolImplementation;
+  definition: ToolDefinition;
+}
+
+/** Catalog tools built once per entry object (schemas are converted once, not on every listing or call). */
+const catalogTools = new WeakMap<CatalogEntry, CatalogTool>();
+
+function catalogImplementation(entry: CatalogEntry): CatalogTool {
+  const cached = catalogTools.get(entry);
+  if (cached) return cached;
   let schema: z.ZodObject;
   let inputSchema: Record<string, unknown>;
-  if (isZod) {
-    const base = entry.inputSchema as z.ZodObject;
-    schema = z.strictObject({ ...base.shape, max_output_tokens: maxOutputTokensSchema });
+  let jsonSchema: Record<string, unknown> | undefined;
+  if (isZodInputSchema(entry.inputSchema)) {
+    schema = z.strictObject({ ...entry.inputSchema.shape, max_output_tokens: maxOutputTokensSchema });
     inputSchema = toJsonSchema(schema);
   } else {
+    // A JSON Schema entry: the zod schema checks max_output_tokens only; the arguments are checked against the entry's
+    // own JSON Schema (required fields, types, enums, unknown fields) before the handler runs.
     const json = catalogEntrySchema(entry);
     const properties = { ...((json.properties as Record<string, unknown>) ?? {}) };
     properties.max_output_tokens = MAX_OUTPUT_TOKENS_JSON;
     inputSchema = { ...json, type: 'object', properties };
     schema = z.looseObject({ max_output_tokens: maxOutputTokensSchema });
+    jsonSchema = json;
   }
   const implementation: ToolImplementation = {
     name: entry.name,
     schema,
     async execute(args, context) {
       const { max_output_tokens: _budget, ...rest } = args;
-      const outcome = await entry.handler(rest, context);
+      let values: Record<string, unknown> = rest;
+      if (jsonSchema) {
+        const checked = validateJsonSchemaArguments(entry.name, jsonSchema, rest);
+        if (!checked.ok) return errorResult(ErrorCode.InvalidArguments, checked.message);
+        values = checked.value;
+      }
+      const outcome = await entry.handler(values, context);
       return typeof outcome === 'string' ? okResult(outcome) : outcome;
     },
   };
-  return { implementation, definition: { name: entry.name, description: entry.description, inputSchema } };
+  const tool = { implementation, definition: { name: entry.name, description: entry.description, inputSchema } };
+  catalogTools.set(entry, tool);
+  return tool;
 }
 
 function builtinDefinition(implementation: ToolImplementation, guidance: ShellGuidance): ToolDefinition {
@@ -119,7 +147,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
   const searchTools = createSearchToolsTool({
     catalog,
-    isVisible: (name) => expanded.includes(name) || pending.includes(name),
+    availability(name) {
+      const entry = catalog.get(name);
+      if (entry?.deferred === false || expanded.includes(name)) return 'callable';
+      return pending.includes(name) ? 'pending' : 'hidden';
+    },
     onMatched(names) {
       for (const name of names) if (!expanded.includes(name) && !pending.includes(name)) pending.push(name);
     },
@@ -131,11 +163,30 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     builtins.set(name, implementation);
   }
   const builtinDefinitions = [...builtins.values()].map((impl) => builtinDefinition(impl, guidance));
-  for (const entry of catalog.list()) {
-    if (builtins.has(entry.name) || isLegacyToolName(entry.name)) {
-      throw new ToolHostError('duplicate_tool', `catalog entry ${entry.name} collides with a built-in or legacy tool name`);
+  const checkCatalogName = (name: unknown) => {
+    if (typeof name === 'string' && (builtins.has(name) || name === 'search_tools' || isLegacyToolName(name))) {
+      throw new ToolHostError('duplicate_tool', `catalog entry ${name} collides with a built-in or legacy tool name`);
     }
-  }
+  };
+  for (const entry of catalog.list()) checkCatalogName(entry.name);
+  /** The catalog as callers see it: names are checked against the built-ins, and a removed tool leaves the tool list. */
+  const publicCatalog: ToolCatalog = {
+    add(entry) {
+      for (const item of Array.isArray(entry) ? entry : [entry]) checkCatalogName(item?.name);
+      catalog.add(entry);
+    },
+    remove(name) {
+      const removed = catalog.remove(name);
+      for (const list of [expanded, pending]) {
+        const index = list.indexOf(name);
+        if (index >= 0) list.splice(index, 1);
+      }
+      return removed;
+    },
+    get: (name) => catalog.get(name),
+    list: () => catalog.list(),
+    search: (query, limit) => catalog.search(query, limit),
+  };
 
   const catalogTool = (name: string) => {
     const entry = catalog.get(name);
@@ -219,7 +270,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     get tools() {
       return visibleDefinitions();
     },
-    catalog,
+    catalog: publicCatalog,
     gate,
     get closed() {
       return closed;
