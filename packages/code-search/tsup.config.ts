@@ -8,4 +8,6 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   shims: true,
+  // Optional at run time: resolved lazily, never bundled.
+  external: ['@vscode/ripgrep'],
 });

@@ -8,7 +8,8 @@ export interface RipgrepPrefilterOptions {
 
 async function defaultRgPath(): Promise<string | undefined> {
   try {
-    const module = (await import('@vscode/ripgrep' as string)) as { rgPath?: string };
+    const specifier = '@vscode/ripgrep';
+    const module = (await import(specifier)) as { rgPath?: string };
     return module.rgPath;
   } catch {
     return undefined;

@@ -3,7 +3,7 @@ import { classifyOccurrences, isWordBounded, type OccurrenceKind } from './class
 import type { ResultType } from './code-search-schema.js';
 import type { SyntaxParser } from './grammar-loader.js';
 import { extensionOf, languageOfPath } from './language-table.js';
-import { createLineIndex } from './line-index.js';
+import { createLineIndex, type LineIndex } from './line-index.js';
 import type { LiteralMatcher } from './literal-matcher.js';
 import type { ParseCache } from './parse-cache.js';
 import { compareHits, type SearchHit } from './search-hit.js';
@@ -16,6 +16,7 @@ export const MAX_PARSE_BYTES = 2 * 1024 * 1024;
 /** How many bytes are checked for NUL to call a file binary. */
 export const BINARY_PROBE_BYTES = 8192;
 const READ_AHEAD = 24;
+const CONTENT_TYPES: readonly ResultType[] = ['definition', 'usage', 'text'];
 
 /** One search over a list of files. */
 export interface SearchRequest {
@@ -70,6 +71,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const firstCategory = RESULT_TYPES.find((type) => resultTypes.has(type))!;
   const lowerQuery = matcher.query.toLowerCase();
   let stoppedEarly = false;
+  const overflow = new Set<ResultType>();
 
   const add = (hit: SearchHit) => {
     hits.push(hit);
@@ -99,13 +101,18 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
 
   for (let index = 0; index < contentFiles.length; index++) {
     if (environment.signal?.aborted) break;
-    if (firstCategory !== 'path' && counts[firstCategory] > maxResults) {
+    if (firstCategory !== 'path' && overflow.has(firstCategory)) {
       stoppedEarly = true;
       break;
     }
     for (let ahead = index; ahead < Math.min(contentFiles.length, index + READ_AHEAD); ahead++) read(ahead);
     const bytes = await read(index);
     reads.delete(index);
+    if (bytes && bytes.length > MAX_PARSE_BYTES && !resultTypes.has('text')) {
+      // Text-only file and text not requested: it can only be a hint.
+      if (matcher.mayContain(bytes)) unavailable.large++;
+      continue;
+    }
     if (!bytes) continue;
     stats.scanned++;
     if (isBinary(bytes) || !matcher.mayContain(bytes)) continue;
@@ -114,6 +121,12 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     const starts = matcher.find(text);
     if (starts.length === 0) continue;
     const length = matcher.query.length;
+    const open = CONTENT_TYPES.filter((type) => resultTypes.has(type) && counts[type] < maxResults);
+    if (open.length === 0) {
+      // Every content category is full: whatever these occurrences are, none can be shown.
+      for (const type of CONTENT_TYPES) if (resultTypes.has(type)) overflow.add(type);
+      continue;
+    }
     let kinds: OccurrenceKind[] | undefined;
     const language = languageOfPath(path);
     const needsParse = matcher.identifierLike && starts.some((start) => isWordBounded(text, start, length));
@@ -140,10 +153,16 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       const name = language?.name ?? `.${extensionOf(path)}`;
       if (language?.codeWithoutGrammar) unavailable.noGrammar.set(name, (unavailable.noGrammar.get(name) ?? 0) + 1);
     }
-    const lines = createLineIndex(text);
+    let lines: LineIndex | undefined;
     for (let i = 0; i < starts.length; i++) {
       const kind = kinds?.[i] ?? 'text';
       if (!resultTypes.has(kind)) continue;
+      // Files come in path order, so a category already holding maxResults hits cannot show later ones: count only.
+      if (counts[kind] >= maxResults) {
+        overflow.add(kind);
+        continue;
+      }
+      lines ??= createLineIndex(text);
       const { line, column, lineStart } = lines.locate(starts[i]);
       const snippet = makeSnippet(lines.lineText(lineStart), column - 1, length);
       const hit: SearchHit = { result_type: kind, path, line, column, snippet };
@@ -157,7 +176,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const unique = new Map<string, SearchHit>();
   for (const hit of hits) unique.set(`${hit.result_type}\u0000${hit.path}\u0000${hit.line}\u0000${hit.column}`, hit);
   const sorted = [...unique.values()].sort(compareHits);
-  const truncated = stoppedEarly || sorted.length > maxResults;
+  const truncated = stoppedEarly || overflow.size > 0 || sorted.length > maxResults;
   const results = sorted.slice(0, maxResults);
   const hints: string[] = [];
   if (truncated) {

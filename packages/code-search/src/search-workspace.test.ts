@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryWorkspace } from '@toolhost/core';
+import { createSyntaxParser } from './grammar-loader.js';
+import { createLiteralMatcher } from './literal-matcher.js';
+import { createParseCache } from './parse-cache.js';
+import { searchFiles } from './search-workspace.js';
+
+describe('searchFiles', () => {
+  const parser = createSyntaxParser();
+
+  it('parses a file once and reuses the tree while mtime and size hold; re-parses after an edit', async () => {
+    const workspace = createMemoryWorkspace({ 'a.ts': 'export function alpha() {}\nalpha();\n', 'b.md': 'alpha\n' });
+    const cache = createParseCache();
+    const request = {
+      matcher: createLiteralMatcher('alpha'),
+      files: ['a.ts', 'b.md'],
+      resultTypes: new Set(['definition', 'usage', 'text'] as const),
+      maxResults: 20,
+    };
+    const first = await searchFiles(request, { workspace, parser, cache });
+    expect(first.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0 });
+    const second = await searchFiles({ ...request, matcher: createLiteralMatcher('alpha') }, { workspace, parser, cache });
+    expect(second.stats).toEqual({ scanned: 2, parsed: 0, cachedTrees: 1 });
+    expect(second.results).toEqual(first.results);
+    await workspace.writeFile('a.ts', new TextEncoder().encode('const alpha = 1;\n'));
+    const third = await searchFiles(request, { workspace, parser, cache });
+    expect(third.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0 });
+    expect(third.results.map((hit) => `${hit.result_type}:${hit.line}:${hit.column}`)).toEqual(['definition:1:7', 'text:1:1']);
+    cache.clear();
+    expect(cache.size).toBe(0);
+  });
+
+  it('stops reading once the first requested category is over max_results, and reads only prefilter candidates', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`f${String(i).padStart(2, '0')}.md`] = 'beta beta\n';
+    const workspace = createMemoryWorkspace(files);
+    const request = { matcher: createLiteralMatcher('beta'), files: Object.keys(files).sort(), resultTypes: new Set(['text'] as const), maxResults: 3 };
+    const outcome = await searchFiles(request, { workspace, parser, cache: createParseCache() });
+    expect(outcome.results.map((hit) => `${hit.path}:${hit.column}`)).toEqual(['f00.md:1', 'f00.md:6', 'f01.md:1']);
+    expect(outcome.truncated).toBe(true);
+    expect(outcome.stats.scanned).toBe(2);
+    const narrowed = await searchFiles({ ...request, candidates: new Set(['f07.md']) }, { workspace, parser, cache: createParseCache() });
+    expect(narrowed.stats.scanned).toBe(1);
+    expect(narrowed.results.map((hit) => hit.path)).toEqual(['f07.md', 'f07.md']);
+    expect(narrowed.truncated).toBe(false);
+  });
+
+  it('does not parse when no occurrence can be a whole identifier', async () => {
+    const workspace = createMemoryWorkspace({ 'a.ts': 'const gammaRay = 1; // gammas\n' });
+    const outcome = await searchFiles(
+      { matcher: createLiteralMatcher('gamma'), files: ['a.ts'], resultTypes: new Set(['usage', 'text'] as const), maxResults: 20 },
+      { workspace, parser, cache: createParseCache() },
+    );
+    expect(outcome.stats.parsed).toBe(0);
+    expect(outcome.results.map((hit) => `${hit.result_type}:${hit.column}`)).toEqual(['text:7', 'text:24']);
+  });
+});
