@@ -398,3 +398,17 @@ describe('PTY', () => {
     expect(statSync(spool).size).toBe(raw.length);
   });
 });
+
+describe('limits', () => {
+  test('a command beyond the kernel argument limit is invalid_arguments, not a spawn failure', async () => {
+    const result = await harness().exec({ cmd: `echo ${'x'.repeat(200_000)}` }, { maxOutputTokens: 1000 });
+    expect(result.error?.code).toBe('invalid_arguments');
+    expect(result.error?.message).toContain('apply_patch');
+  });
+
+  test('a workdir the file system rejects is a clean spawn_failed', async () => {
+    const result = await harness().exec({ cmd: 'true', workdir: 'a'.repeat(300) });
+    expect(result.error?.code).toBe('spawn_failed');
+    expect(result.error?.message).toContain('longer than the file system allows');
+  });
+});

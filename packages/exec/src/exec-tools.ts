@@ -36,6 +36,9 @@ export interface ExecTools {
   close(): Promise<void>;
 }
 
+/** The kernel's limit on one argument (MAX_ARG_STRLEN, terminating NUL included). */
+const MAX_COMMAND_BYTES = 128 * 1024;
+
 /** Default most sessions kept at once. */
 export const DEFAULT_MAX_SESSIONS = 64;
 
@@ -166,14 +169,28 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
       if (closed) return errorResult(ErrorCode.ToolFailed, 'exec_command is unavailable because the tool host is closing.');
       const { workspace } = context;
       if (!workspace.onDisk) return errorResult(ErrorCode.SpawnFailed, 'This workspace is not a folder on disk, so commands cannot run in it.');
+      const commandBytes = Buffer.byteLength(args.cmd);
+      if (commandBytes >= MAX_COMMAND_BYTES) {
+        return errorResult(
+          ErrorCode.InvalidArguments,
+          `cmd is ${commandBytes} bytes, but the operating system accepts at most ${MAX_COMMAND_BYTES - 1} bytes in one argument. Write the script to a file with apply_patch and run that file instead.`,
+        );
+      }
       let cwd = workspace.root;
       if (args.workdir !== undefined) {
-        const check = await resolveWorkspacePath(workspace, args.workdir);
-        if (!check.ok) return errorResult(ErrorCode.OutsideWorkspace, `workdir: ${check.message}. Use a folder inside ${workspace.root}, or omit workdir to run in the workspace root.`);
-        const stat = await workspace.stat(check.relative);
-        if (!stat) return errorResult(ErrorCode.SpawnFailed, `workdir ${JSON.stringify(args.workdir)} does not exist; create it first or choose an existing folder.`);
-        if (stat.kind !== 'directory') return errorResult(ErrorCode.SpawnFailed, `workdir ${JSON.stringify(args.workdir)} is not a folder.`);
-        cwd = check.absolute;
+        const shown = JSON.stringify(args.workdir.length > 200 ? `${args.workdir.slice(0, 200)}…` : args.workdir);
+        try {
+          const check = await resolveWorkspacePath(workspace, args.workdir);
+          if (!check.ok) return errorResult(ErrorCode.OutsideWorkspace, `workdir: ${check.message}. Use a folder inside ${workspace.root}, or omit workdir to run in the workspace root.`);
+          const stat = await workspace.stat(check.relative);
+          if (!stat) return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} does not exist; create it first or choose an existing folder.`);
+          if (stat.kind !== 'directory') return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} is not a folder.`);
+          cwd = check.absolute;
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code ?? 'error';
+          const reason = code === 'ENAMETOOLONG' ? 'a path component is longer than the file system allows' : `the file system refused it (${code})`;
+          return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} cannot be used: ${reason}. Choose an existing folder inside the workspace.`);
+        }
       }
       const decision = await gateway.decide({
         cmd: args.cmd,

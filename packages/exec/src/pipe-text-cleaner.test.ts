@@ -38,8 +38,19 @@ describe('PipeTextCleaner', () => {
     expect(clean('10%\r', '20%\n')).toBe('20%\n');
   });
 
-  test('a backspace removes the previous character', () => {
+  test('a lone CR replaces only the current line, never earlier lines of the same chunk', () => {
+    expect(clean('first\nsecond\nbar 1\rbar 2\n')).toBe('first\nsecond\nbar 2\n');
+    expect(clean('first\n\rsecond\n')).toBe('first\nsecond\n');
+  });
+
+  test('a backspace removes the previous character, never a newline', () => {
     expect(clean('abc\bd\n')).toBe('abd\n');
+    expect(clean('line\n\bnext\n')).toBe('line\nnext\n');
+  });
+
+  test('property: complete lines without CR or backspace survive whatever follows in the same chunk', () => {
+    const tail = fc.string({ unit: fc.constantFrom('a', '\n', '\r', '\b', '\u001b', '[', ']', 'm', '\u0007') });
+    fc.assert(fc.property(tail, (rest) => clean(`kept line\n${rest}`).startsWith('kept line\n')));
   });
 
   test('an unterminated or malformed sequence does not swallow the output', () => {

@@ -120,14 +120,17 @@ export class PipeTextCleaner {
     else if (code === 0x9d || code === 0x90 || code === 0x98 || code === 0x9e || code === 0x9f) this.enter(State.String);
     else if (code === 0x0d) this.pendingCarriageReturn = true;
     else if (code === 0x08) {
-      if (this.line.length > 0) this.line = this.line.slice(0, -1);
+      if (this.line.length > 0 && !this.line.endsWith('\n')) this.line = this.line.slice(0, -1);
     }
     // Every other control character (NUL, BEL, …) is dropped.
   }
 
+  /** A lone carriage return: what follows replaces the current line (only the part after the last newline). */
   private overwriteLine(): void {
     this.pendingCarriageReturn = false;
-    if (this.lineReleased) this.line += '\n';
+    const cut = this.line.lastIndexOf('\n');
+    if (cut >= 0) this.line = this.line.slice(0, cut + 1);
+    else if (this.lineReleased) this.line += '\n';
     else this.line = '';
     this.lineReleased = false;
   }
