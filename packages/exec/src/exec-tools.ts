@@ -28,7 +28,9 @@ export interface ExecToolsOptions {
 
 /** exec_command and write_stdin sharing one session table. */
 export interface ExecTools {
+  /** The exec_command tool. */
   execCommand: ToolImplementation;
+  /** The write_stdin tool. */
   writeStdin: ToolImplementation;
   /** Ids of the sessions currently kept (running, or exited with processes still around). */
   sessionIds(): number[];
