@@ -15,6 +15,8 @@ export type CandidatePrefilter = (request: {
   query: string;
   caseSensitive: boolean;
   start: string;
+  /** Lower-case extensions (without the dot) the search is limited to, when `file_types` was given. */
+  extensions?: ReadonlySet<string>;
   signal?: AbortSignal;
 }) => Promise<ReadonlySet<string> | undefined>;
 
@@ -22,7 +24,7 @@ export type CandidatePrefilter = (request: {
 export interface CodeSearchToolOptions {
   /** Where grammar wasm comes from; default: the installed npm packages. */
   grammarSource?: GrammarSource;
-  /** Parsed source characters kept in the tree cache (default 16 Mi). */
+  /** Parsed source characters kept in the tree cache (default 8 Mi, about 120 MB of wasm memory). */
   cacheSourceChars?: number;
   /**
    * Content prefilter: `'ripgrep'` (default) runs `rg -l -F` from `@vscode/ripgrep` on disk workspaces and falls back to the
@@ -67,7 +69,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolI
       const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
       const prefiltered =
         wantContent && prefilter
-          ? prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, signal: context.signal })
+          ? prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, signal: context.signal })
           : Promise.resolve(undefined);
       // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules).
       const walking = resultTypes.has('path') ? walkWorkspace(workspace, start, context.signal) : undefined;

@@ -17,8 +17,8 @@ interface CacheEntry {
   sourceLength: number;
 }
 
-/** Default budget: parsed source characters kept (trees cost roughly 10–20 bytes of wasm memory per character). */
-export const DEFAULT_CACHE_SOURCE_CHARS = 16 * 1024 * 1024;
+/** Default budget: parsed source characters kept (a tree costs about 14 bytes of wasm memory per character, so ≈ 120 MB). */
+export const DEFAULT_CACHE_SOURCE_CHARS = 8 * 1024 * 1024;
 
 /** Creates a least-recently-used cache of parsed trees bounded by total source characters. */
 export function createParseCache(maxSourceChars = DEFAULT_CACHE_SOURCE_CHARS): ParseCache {

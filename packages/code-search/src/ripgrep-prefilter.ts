@@ -6,6 +6,10 @@ export interface RipgrepPrefilterOptions {
   rgPath?: string;
 }
 
+function globEscape(text: string): string {
+  return text.replace(/[\\*?[\]{}!]/g, '\\$&');
+}
+
 async function defaultRgPath(): Promise<string | undefined> {
   try {
     const specifier = '@vscode/ripgrep';
@@ -23,7 +27,7 @@ async function defaultRgPath(): Promise<string | undefined> {
  */
 export function createRipgrepPrefilter(options: RipgrepPrefilterOptions = {}): CandidatePrefilter {
   let binary: Promise<string | undefined> | undefined;
-  return async ({ workspace, query, caseSensitive, start, signal }) => {
+  return async ({ workspace, query, caseSensitive, start, extensions, signal }) => {
     if (!workspace.onDisk) return undefined;
     binary ??= options.rgPath ? Promise.resolve(options.rgPath) : defaultRgPath();
     const rg = await binary;
@@ -43,6 +47,7 @@ export function createRipgrepPrefilter(options: RipgrepPrefilterOptions = {}): C
       '--null',
       '--glob',
       '!.git',
+      ...[...(extensions ?? [])].flatMap((extension) => ['--iglob', `*.${globEscape(extension)}`]),
       '--regexp',
       query,
       '--',
