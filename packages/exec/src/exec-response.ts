@@ -91,9 +91,10 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
     if (total <= limit || available <= 0) break;
     available -= Math.max(1, total - limit);
   }
-  const data: Record<string, unknown> = { wall_time_ms: Math.round(input.wallTimeMs), original_token_count: originalTokens, truncated };
+  const data: Record<string, unknown> = {};
   if (parts.sessionId !== undefined) data.session_id = parts.sessionId;
   if (parts.exitCode !== undefined) data.exit_code = parts.exitCode;
+  Object.assign(data, { wall_time_ms: Math.round(input.wallTimeMs), original_token_count: originalTokens, truncated });
   if (spoolPath !== undefined) data.spool_path = spoolPath;
   return okResult(output, data);
 }

@@ -1,0 +1,67 @@
+import { describe, expect, test } from 'vitest';
+import * as fc from 'fast-check';
+import { approximateTokenizer, gptTokenizer } from '@toolhost/core';
+import { buildExecResponse, windowTokenCount } from './exec-response.js';
+import type { CapturedText } from './output-window.js';
+
+const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `row ${from + i}\n`).join('');
+
+describe('buildExecResponse', () => {
+  test('small output is shown whole with the Codex header', () => {
+    const result = buildExecResponse({
+      wallTimeMs: 12.34,
+      sessionId: 7,
+      captured: { head: 'hello\n', tail: '', omittedChars: 0 },
+      tokenizer: gptTokenizer,
+      maxOutputTokens: 10_000,
+      spoolPath: () => {
+        throw new Error('the spool is not needed');
+      },
+    });
+    expect(result.output).toMatch(/^Chunk ID: [0-9a-f]{6}\nWall time: 0\.0123 seconds\nProcess running with session ID 7\nOriginal token count: 2\nOutput:\nhello\n$/);
+    expect(result.data).toEqual({ session_id: 7, wall_time_ms: 12, original_token_count: 2, truncated: false });
+  });
+
+  test('notes go before Output:', () => {
+    const result = buildExecResponse({
+      wallTimeMs: 1,
+      exitCode: 0,
+      notes: ['Note: session 3 was pruned.'],
+      captured: { head: 'x\n', tail: '', omittedChars: 0 },
+      tokenizer: approximateTokenizer,
+      maxOutputTokens: 1000,
+      spoolPath: () => undefined,
+    });
+    expect(result.output).toContain('Original token count: 1\nNote: session 3 was pruned.\nOutput:\nx\n');
+  });
+
+  test('a window with a gap keeps its head and tail, estimates the original count and names the spool', () => {
+    const captured: CapturedText = { head: lines(0, 5000), tail: lines(95_000, 100_000), omittedChars: lines(5000, 95_000).length };
+    const result = buildExecResponse({ wallTimeMs: 1, exitCode: 0, captured, tokenizer: gptTokenizer, maxOutputTokens: 800, spoolPath: () => '/spool/exec-1.log' });
+    expect(gptTokenizer.count(result.output)).toBeLessThanOrEqual(800);
+    const preview = result.output.slice(result.output.indexOf('Output:\n') + 8);
+    expect(preview.startsWith('row 0\nrow 1\n')).toBe(true);
+    expect(preview.endsWith('row 99999\n')).toBe(true);
+    expect(preview).toMatch(/…~\d+ tokens truncated… Full output: \/spool\/exec-1\.log/);
+    const exact = gptTokenizer.count(lines(0, 100_000));
+    expect(Math.abs((result.data?.original_token_count as number) - exact) / exact).toBeLessThan(0.1);
+    expect(result.data).toMatchObject({ truncated: true, spool_path: '/spool/exec-1.log' });
+  });
+
+  test('property: the whole response never exceeds the budget once the header fits', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n', 'é', '😀', '1', '{', 'xyz') , maxLength: 3000 });
+    fc.assert(
+      fc.property(text, text, fc.nat(50_000), fc.integer({ min: 40, max: 3000 }), fc.boolean(), (head, tail, gap, budget, exact) => {
+        const tokenizer = exact ? gptTokenizer : approximateTokenizer;
+        const captured: CapturedText = { head, tail, omittedChars: gap };
+        const result = buildExecResponse({ wallTimeMs: 5, sessionId: 1, captured, tokenizer, maxOutputTokens: budget, spoolPath: () => '/s/p.log' });
+        return tokenizer.count(result.output) <= budget;
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('windowTokenCount is exact without a gap', () => {
+    expect(windowTokenCount({ head: 'hello world\n', tail: 'bye\n', omittedChars: 0 }, gptTokenizer)).toBe(gptTokenizer.count('hello world\nbye\n'));
+  });
+});
