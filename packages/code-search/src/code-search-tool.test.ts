@@ -139,6 +139,30 @@ describe.each(workspaces)('code_search on the polyglot fixture (%s)', (_kind, ma
     for (const entry of [...DEFINITIONS, ...TEXT]) expect(usageKeys.has(entry.split(' ')[1])).toBe(false);
   });
 
+  it('recognises functions, methods and fields as definitions in each language', async () => {
+    const functions = hitsOf(await search(makeWorkspace(), { query: 'make', result_types: ['definition'], max_results: 100 }));
+    expect(functions.map(brief)).toEqual([
+      'definition native/Gadget.java:5:26',
+      'definition native/gadget.cpp:9:14',
+      'definition native/gadget.go:8:6',
+      'definition native/gadget.rs:6:8',
+      'definition src/gadget.py:7:5',
+    ]);
+    const fields = hitsOf(await search(makeWorkspace(), { query: 'size', result_types: ['definition', 'usage'], max_results: 100 }));
+    expect(fields.filter((hit) => hit.result_type === 'definition').map(brief)).toEqual([
+      'definition native/Gadget.java:3:17',
+      'definition native/gadget.c:3:9',
+      'definition native/gadget.cpp:5:7',
+      'definition native/gadget.go:5:2',
+      'definition native/gadget.rs:3:9',
+      'definition src/gadget.ts:3:3',
+    ]);
+    // Parameters, property accesses and object keys are usages.
+    expect(fields.map(brief)).toContain('usage src/legacy.js:4:10');
+    expect(fields.map(brief)).toContain('usage src/gadget.py:3:24');
+    expect(fields.map(brief)).toContain('usage native/gadget.rs:7:14');
+  });
+
   it('applies smart case: lower-case is case-insensitive, any upper-case letter case-sensitive', async () => {
     const insensitive = hitsOf(await search(makeWorkspace(), { query: 'gadget', result_types: ['definition'], max_results: 100 }));
     expect(insensitive.map(brief)).toEqual(DEFINITIONS);
