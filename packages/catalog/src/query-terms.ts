@@ -57,8 +57,13 @@ export function buildQueryTerms(text: string, known: (term: string) => boolean):
     const group = groupOf.get(position);
     if (group !== undefined) {
       const stem = stemWord(word);
-      const fixed = known(stem) ? undefined : transposed(stem, known);
-      push({ term: fixed ?? stem, groups: [group], weight: fixed ? TRANSPOSED_WEIGHT : 1, fuzzy: fuzzyFor(word), prefix: word.length >= 3 });
+      const isKnown = known(stem);
+      const fixed = isKnown ? undefined : transposed(stem, known);
+      // A word the index knows is taken as spelled right: typo expansion only for unknown words (and not for a fixed one).
+      const fuzzy = isKnown || fixed ? false : fuzzyFor(word);
+      // Prefix expansion for partial words: unknown ones, and the last word (where a query is usually cut short).
+      const prefix = word.length >= 3 && !fixed && (!isKnown || group === groupOf.size - 1);
+      push({ term: fixed ?? stem, groups: [group], weight: fixed ? TRANSPOSED_WEIGHT : 1, fuzzy, prefix });
       for (const synonym of synonymsOf(word)) {
         for (const part of splitWords(synonym)) {
           if (isQueryStopWord(part)) continue;
