@@ -58,8 +58,12 @@ function writeTree(base: string, files: Record<string, string>): void {
   }
 }
 
-/** Hashes a tree: names, kinds, modes, file bytes and symlink targets (never followed); `skip` paths are left out. */
-export function checksumTree(root: string, skip: ReadonlySet<string> = new Set()): string {
+/**
+ * Hashes a tree: names, kinds, modes, file bytes and symlink targets (never followed); `skip` paths are left out;
+ * `directories: false` ignores folders themselves (so only empty folders appearing or vanishing goes unseen).
+ */
+export function checksumTree(root: string, skip: ReadonlySet<string> = new Set(), options: { directories?: boolean } = {}): string {
+  const withDirectories = options.directories ?? true;
   const hash = createHash('sha256');
   const visit = (path: string, label: string) => {
     if (skip.has(path)) return;
@@ -73,7 +77,7 @@ export function checksumTree(root: string, skip: ReadonlySet<string> = new Set()
     const mode = (stats.mode & 0o7777).toString(8);
     if (stats.isSymbolicLink()) hash.update(`${label}\0link\0${readlinkSync(path)}\n`);
     else if (stats.isDirectory()) {
-      hash.update(`${label}\0dir\0${mode}\n`);
+      if (withDirectories) hash.update(`${label}\0dir\0${mode}\n`);
       for (const name of readdirSync(path).sort()) visit(join(path, name), `${label}/${name}`);
     } else if (stats.isFile()) {
       hash.update(`${label}\0file\0${mode}\0${stats.size}\0`);

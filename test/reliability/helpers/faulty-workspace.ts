@@ -1,0 +1,39 @@
+import type { Workspace } from '@toolhost/core';
+
+/** A workspace whose Nth writeFile or remove throws (counting from 1); counts every call. */
+export interface FaultyWorkspace extends Workspace {
+  readonly writes: number;
+  readonly removes: number;
+}
+
+/** Wraps a workspace so that write number `failWrite` (or removal number `failRemove`) throws an EIO-like error. */
+export function createFaultyWorkspace(inner: Workspace, faults: { failWrite?: number; failRemove?: number } = {}): FaultyWorkspace {
+  let writes = 0;
+  let removes = 0;
+  const fault = (what: string, path: string) => Object.assign(new Error(`EIO: injected fault, ${what} '${path}'`), { code: 'EIO' });
+  return {
+    root: inner.root,
+    onDisk: inner.onDisk,
+    get writes() {
+      return writes;
+    },
+    get removes() {
+      return removes;
+    },
+    lstat: (path) => inner.lstat(path),
+    stat: (path) => inner.stat(path),
+    realpath: (path) => inner.realpath(path),
+    readFile: (path) => inner.readFile(path),
+    readdir: (path) => inner.readdir(path),
+    async writeFile(path, data, options) {
+      writes++;
+      if (writes === faults.failWrite) throw fault('write', path);
+      return inner.writeFile(path, data, options);
+    },
+    async remove(path) {
+      removes++;
+      if (removes === faults.failRemove) throw fault('unlink', path);
+      return inner.remove(path);
+    },
+  };
+}

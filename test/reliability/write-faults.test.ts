@@ -1,0 +1,163 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import * as fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approximateTokenizer, createMemorySpool, type ToolContext, type Workspace } from '@toolhost/core';
+import { createNodeWorkspace } from '@toolhost/core/node';
+import { createApplyPatchTool } from '@toolhost/patch';
+import { createFaultyWorkspace } from './helpers/faulty-workspace.js';
+import { fuzzCaseArbitrary, writeFuzzTree } from './helpers/patch-fuzz.js';
+import { describeResult, resultShapeProblems } from './helpers/result-shape.js';
+import { checksumTree, createSandbox, listTree, type Sandbox } from './helpers/sandbox.js';
+
+const TREE: Record<string, string> = {
+  'a.txt': 'alpha\nbeta\ngamma\n',
+  'bin/run.sh': '#!/bin/sh\necho run\n',
+  'crlf.txt': 'one\r\ntwo\r\nthree\r\n',
+  'gone.txt': 'to be deleted\n',
+  'old/name.txt': 'moving\nfile\n',
+  'bom.txt': '\ufeffbom first\nsecond',
+};
+
+/** Touches every kind of operation: two updates (one executable, one CRLF), add, delete, move, BOM edit. */
+const MULTI_FILE_PATCH = `*** Begin Patch
+*** Update File: a.txt
+@@
+ alpha
+-beta
++BETA
+*** Update File: bin/run.sh
+@@
+-echo run
++echo running
+*** Update File: crlf.txt
+@@
+-two
++TWO
+*** Add File: new/added.txt
++added line
+*** Delete File: gone.txt
+*** Update File: old/name.txt
+*** Move to: moved/name.txt
+@@
+-moving
++moved
+*** Update File: bom.txt
+@@
+-second
++SECOND
+*** End Patch
+`;
+
+let sandbox: Sandbox;
+const tool = createApplyPatchTool();
+
+function context(workspace: Workspace): ToolContext {
+  return { workspace, tokenizer: approximateTokenizer, spool: createMemorySpool(), maxOutputTokens: 10_000, shell: 'unix_like', signal: new AbortController().signal };
+}
+
+function writeTree(): void {
+  sandbox.resetWorkspace();
+  for (const [path, text] of Object.entries(TREE)) {
+    const full = join(sandbox.workspace, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, text);
+  }
+  chmodSync(join(sandbox.workspace, 'bin/run.sh'), 0o755);
+}
+
+async function applyWith(faults: { failWrite?: number; failRemove?: number }, patch = MULTI_FILE_PATCH) {
+  const workspace = createFaultyWorkspace(createNodeWorkspace(sandbox.workspace), faults);
+  const result = await tool.execute({ input: patch }, context(workspace));
+  return { result, workspace };
+}
+
+beforeAll(() => {
+  sandbox = createSandbox();
+});
+
+/** Applies the multi-file patch once per possible fault (each write, each removal) and sorts what changed. */
+async function runEverySingleFault() {
+  writeTree();
+  const counts = await applyWith({});
+  const plans = [
+    ...Array.from({ length: counts.workspace.writes }, (_, index) => ({ failWrite: index + 1 })),
+    ...Array.from({ length: counts.workspace.removes }, (_, index) => ({ failRemove: index + 1 })),
+  ];
+  const fileProblems: string[] = [];
+  const folderProblems: string[] = [];
+  const sentinel = sandbox.checksumOutside();
+  for (const faults of plans) {
+    writeTree();
+    const filesBefore = checksumTree(sandbox.workspace, new Set(), { directories: false });
+    const before = checksumTree(sandbox.workspace);
+    const listing = listTree(sandbox.workspace);
+    let result;
+    try {
+      result = (await applyWith(faults)).result;
+    } catch (error) {
+      fileProblems.push(`${JSON.stringify(faults)}: execute threw ${String(error)}`);
+      continue;
+    }
+    const shape = resultShapeProblems(result);
+    if (shape.length) fileProblems.push(`${JSON.stringify(faults)}: ${shape.join('; ')}`);
+    if (result.ok) fileProblems.push(`${JSON.stringify(faults)}: the patch reported success despite the fault`);
+    const now = listTree(sandbox.workspace);
+    const change = `new: ${now.filter((line) => !listing.includes(line)).join(', ') || '-'}; gone or different: ${listing.filter((line) => !now.includes(line)).join(', ') || '-'}`;
+    if (checksumTree(sandbox.workspace, new Set(), { directories: false }) !== filesBefore) {
+      fileProblems.push(`${JSON.stringify(faults)}: file bytes changed (${change}) after ${describeResult(result)}`);
+    } else if (checksumTree(sandbox.workspace) !== before) {
+      folderProblems.push(`${JSON.stringify(faults)}: folders left behind (${change}) after ${describeResult(result)}`);
+    }
+  }
+  return { plans: plans.length, fileProblems, folderProblems, sentinel };
+}
+
+afterAll(() => {
+  sandbox?.remove();
+});
+
+describe('fault injection through the Workspace interface', () => {
+  it('applies the multi-file patch when nothing fails (the baseline the faults are counted against)', async () => {
+    writeTree();
+    const { result, workspace } = await applyWith({});
+    expect(result.ok, describeResult(result)).toBe(true);
+    expect(workspace.writes).toBeGreaterThanOrEqual(6);
+    expect(workspace.removes).toBeGreaterThanOrEqual(2);
+  });
+
+  it('leaves every file as it was when any single write or removal fails midway', async () => {
+    const outcomes = await runEverySingleFault();
+    expect(outcomes.plans).toBeGreaterThanOrEqual(8);
+    expect(outcomes.fileProblems).toEqual([]);
+    expect(sandbox.checksumOutside()).toBe(outcomes.sentinel);
+  });
+
+  it('leaves no new folder behind either (a failure writes nothing)', async () => {
+    const outcomes = await runEverySingleFault();
+    expect(outcomes.folderProblems).toEqual([]);
+  });
+
+  it('restores random trees after a random write fault (fast-check)', async () => {
+    let faulted = 0;
+    await fc.assert(
+      fc.asyncProperty(fuzzCaseArbitrary, fc.integer({ min: 1, max: 3 }), async ([tree, patch], failAt) => {
+        writeFuzzTree(sandbox, tree);
+        const before = checksumTree(sandbox.workspace, new Set(), { directories: false });
+        const workspace = createFaultyWorkspace(createNodeWorkspace(sandbox.workspace), { failWrite: failAt, failRemove: failAt });
+        const result = await tool.execute({ input: patch.replaceAll('${OUTSIDE}', sandbox.outside) }, context(workspace));
+        expect(resultShapeProblems(result)).toEqual([]);
+        const hitFault = workspace.writes >= failAt || workspace.removes >= failAt;
+        if (hitFault) {
+          faulted++;
+          expect(result.ok, 'a patch whose write failed must not report success').toBe(false);
+          // File bytes, modes and links only: empty folders left behind are covered (and reported) by the test above.
+          expect(checksumTree(sandbox.workspace, new Set(), { directories: false }), describeResult(result)).toBe(before);
+        }
+      }),
+      { numRuns: 100 },
+    );
+    console.log(`write faults: ${faulted} of 100 random patches hit an injected fault`);
+    expect(faulted).toBeGreaterThan(0);
+  }, 120_000);
+});
