@@ -144,6 +144,16 @@ export function createMemoryWorkspace(files: Record<string, MemoryFileInput> = {
       if (links.delete(own)) return;
       if (!fileMap.delete(own)) throw notFound(path);
     },
+    async removeEmptyDirectory(path) {
+      const dir = real(path);
+      if (!dir || !dirs.has(dir)) throw notFound(path);
+      const prefix = `${dir}/`;
+      const used = (entry: string) => entry.startsWith(prefix);
+      if ([...fileMap.keys()].some(used) || [...dirs].some(used) || [...links.keys()].some(used)) {
+        throw Object.assign(new Error(`ENOTEMPTY: directory not empty '${path}'`), { code: 'ENOTEMPTY' });
+      }
+      dirs.delete(dir);
+    },
     async readdir(path): Promise<WorkspaceDirEntry[]> {
       const dir = real(path);
       if (!dirs.has(dir)) throw notFound(path);

@@ -66,6 +66,7 @@ export function createNodeWorkspace(root: string): Workspace {
       }
     },
     remove: (path) => fs.unlink(abs(path)),
+    removeEmptyDirectory: (path) => fs.rmdir(abs(path)),
     async readdir(path): Promise<WorkspaceDirEntry[]> {
       const entries = await fs.readdir(abs(path), { withFileTypes: true });
       return entries

@@ -5,8 +5,9 @@ export type WorkspacePathCheck =
   | { ok: true; relative: string; absolute: string }
   | { ok: false; message: string };
 
+// C0 controls, DEL and the C1 controls (e.g. NEL, 8-bit CSI), all of Unicode category Cc.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 function joinRoot(root: string, relative: string): string {
   if (!relative) return root;

@@ -42,5 +42,7 @@ export interface Workspace {
   writeFile(path: string, data: Uint8Array, options?: { mode?: number }): Promise<void>;
   /** Removes one file or symlink. */
   remove(path: string): Promise<void>;
+  /** Removes one empty folder (fails when it is not empty); used to undo folders a failed write created. */
+  removeEmptyDirectory?(path: string): Promise<void>;
   readdir(path: string): Promise<WorkspaceDirEntry[]>;
 }

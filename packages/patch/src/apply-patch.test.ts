@@ -264,6 +264,8 @@ describe('apply_patch workspace boundary', () => {
     ['C:\\Windows\\x.txt'],
     ['\\\\server\\share\\x.txt'],
     ['~/x.txt'],
+    ['x\u0085y.txt'],
+    ['x\u009b31m.txt'],
   ])('refuses %j as outside_workspace and writes nothing', async (path) => {
     const { result, files } = await run({ a: 'x\n' }, patch(`*** Add File: ${path}`, '+y', '*** Update File: a', '-x', '+y'));
     expect(result.error?.code).toBe('outside_workspace');
@@ -333,6 +335,23 @@ describe('apply_patch atomicity and concurrency', () => {
     expect(result.ok).toBe(false);
     expect(result.output).toContain('writing c failed (ENOSPC: no space left on device); every file already written was restored');
     expect(inner.snapshot()).toEqual({ a: 'a\n', b: 'b\n', c: 'c\n', gone: 'g\n' });
+  });
+
+  it('removes the folders a rolled-back write created, but not folders that hold other files', async () => {
+    const inner = createMemoryWorkspace({ 'keep/k': 'k\n', z: 'z\n' });
+    const workspace = { ...failingWorkspace(inner, 'z'), removeEmptyDirectory: (path: string) => inner.removeEmptyDirectory!(path) };
+    const result = await applyPatch(workspace, patch('*** Add File: fresh/deep/x', '+x', '*** Add File: keep/y', '+y', '*** Update File: z', '-z', '+Z'));
+    expect(result.ok).toBe(false);
+    expect(await inner.stat('fresh')).toBeUndefined();
+    expect(await inner.stat('keep')).toMatchObject({ kind: 'directory' });
+    expect(inner.snapshot()).toEqual({ 'keep/k': 'k\n', z: 'z\n' });
+  });
+
+  it('restores a deleted file when a later removal fails', async () => {
+    const inner = createMemoryWorkspace({ first: '1\n', second: '2\n' });
+    const result = await applyPatch(failingWorkspace(inner, 'second'), patch('*** Delete File: first', '*** Delete File: second'));
+    expect(result.ok).toBe(false);
+    expect(inner.snapshot()).toEqual({ first: '1\n', second: '2\n' });
   });
 
   it('restores writes when a removal fails', async () => {

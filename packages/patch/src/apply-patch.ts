@@ -18,6 +18,16 @@ const MAX_LOCK_ATTEMPTS = 3;
  * (temp file + rename), restoring every written file if a write fails. Returns the apply_patch tool result.
  */
 export async function applyPatch(workspace: Workspace, text: string, options: ApplyPatchOptions = {}): Promise<ToolResult> {
+  try {
+    return await applyChecked(workspace, text, options);
+  } catch (error) {
+    // A file-system error while reading or checking (e.g. a file vanishing mid-call): nothing was written yet.
+    const reason = error instanceof Error ? error.message : String(error);
+    return errorResult(ErrorCode.ToolFailed, `The patch was not applied and no file was changed: ${reason}. Check the paths and try again.`);
+  }
+}
+
+async function applyChecked(workspace: Workspace, text: string, options: ApplyPatchOptions): Promise<ToolResult> {
   const parsed = parsePatch(text);
   if (!parsed.ok) return errorResult(ErrorCode.PatchParseError, parsed.message, { line: parsed.line });
   const locks = options.locks ?? sharedPathLocks;

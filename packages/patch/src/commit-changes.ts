@@ -35,6 +35,15 @@ export async function commitChanges(workspace: Workspace, changes: readonly File
           failures.push(`${undo.key} (${reason(undoError)})`);
         }
       }
+      // Folders the written files needed are removed again, deepest first, while they are empty.
+      const folders = [...new Set(done.flatMap((undo) => undo.createsFolders ?? []))].sort((a, b) => b.split('/').length - a.split('/').length);
+      for (const folder of folders) {
+        try {
+          await workspace.removeEmptyDirectory?.(folder);
+        } catch {
+          // Not empty (something else was put there) or already gone: leave it.
+        }
+      }
       const restored = failures.length === 0
         ? `every file already written was restored, so nothing changed`
         : `restoring failed for ${failures.join(', ')}; every other file was restored`;

@@ -93,6 +93,14 @@ describe('apply_patch on a real folder', () => {
     expect(readdirSync(root)).toEqual(['t.txt']);
   });
 
+  it('reports a name the file system refuses as a clean failure, not an internal error', async () => {
+    const result = await applyPatch(workspace, patch(`*** Add File: ${'a'.repeat(256)}`, '+x', `*** Update File: dir/${'b'.repeat(300)}`, '-x', '+y'));
+    expect(result.ok).toBe(false);
+    expect(result.error?.code).toBe('tool_failed');
+    expect(result.output).toContain('ENAMETOOLONG');
+    expect(readdirSync(root)).toEqual([]);
+  });
+
   it('refuses a non-UTF-8 file with a clear message and leaves it byte-identical', async () => {
     const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]);
     writeFileSync(join(root, 'latin1.txt'), latin1);
@@ -113,10 +121,11 @@ describe('apply_patch on a real folder', () => {
         if (path === 'z.txt') throw new Error('EIO: i/o error');
         return workspace.writeFile(path, data, options);
       },
+      removeEmptyDirectory: (path) => workspace.removeEmptyDirectory!(path),
     };
     const result = await applyPatch(
       failing,
-      patch('*** Update File: a.txt', '-a', '+A', '*** Add File: new/n.txt', '+n', '*** Delete File: gone.txt', '*** Update File: z.txt', '-z', '+Z'),
+      patch('*** Update File: a.txt', '-a', '+A', '*** Add File: new/deeper/n.txt', '+n', '*** Delete File: gone.txt', '*** Update File: z.txt', '-z', '+Z'),
     );
     expect(result.ok).toBe(false);
     expect(result.output).toContain('writing z.txt failed (EIO: i/o error); every file already written was restored');
@@ -124,6 +133,7 @@ describe('apply_patch on a real folder', () => {
     expect(statSync(join(root, 'a.txt')).mode & 0o777).toBe(0o640);
     expect(read('gone.txt')).toBe('g\n');
     expect(read('z.txt')).toBe('z\n');
-    expect(readdirSync(join(root, 'new'))).toEqual([]);
+    // The folder the added file needed is removed again.
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'gone.txt', 'z.txt']);
   });
 });

@@ -36,6 +36,8 @@ export interface FileChange {
   mode: number | undefined;
   /** The change removes a symlink (which cannot be recreated on rollback). */
   removeLink?: boolean;
+  /** Folders the write creates (outermost first), removed again on rollback. */
+  createsFolders?: string[];
 }
 
 /** A fully checked patch: what to write, what to report. */
@@ -58,6 +60,7 @@ interface FileRecord {
   document?: TextDocument;
   mode: number | undefined;
   removeLink?: boolean;
+  createsFolders?: string[];
 }
 
 const encoder = new TextEncoder();
@@ -94,6 +97,7 @@ export async function patchKeys(workspace: Workspace, patch: ParsedPatch): Promi
 export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promise<PatchPlan & { keys: string[] }> {
   const records = new Map<string, FileRecord>();
   const removedLinks = new Set<string>();
+  const pendingFolders = new Map<string, string[]>();
   const reports: OperationReport[] = [];
   const diff: DiffEntry[] = [];
   const added: string[] = [];
@@ -104,6 +108,13 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
   const resolve = async (path: string): Promise<{ target: Extract<ResolvedTarget, { ok: true }> } | { code: PlanErrorCode; message: string }> => {
     const target = await resolveTarget(workspace, path);
     if (!target.ok) return { code: target.code === 'outside_workspace' ? ErrorCode.OutsideWorkspace : ErrorCode.ToolFailed, message: target.message };
+    if (target.missingFolders.length > 0) {
+      const existing = records.get(target.key);
+      if (!existing || existing.createsFolders === undefined) {
+        // Remembered on the record the file gets when it is created.
+        pendingFolders.set(target.key, target.missingFolders);
+      }
+    }
     keys.push(target.key, target.path);
     if (removedLinks.has(target.path)) return { target: { ...target, kind: 'missing', isLink: false, key: target.path } };
     return { target };
@@ -116,7 +127,7 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
         const bytes = await workspace.readFile(target.path);
         const stat = await workspace.stat(target.path);
         existing = { key: target.key, before: bytes, beforeMode: stat?.mode, bytes, mode: stat?.mode };
-      } else existing = { key: target.key, before: undefined, beforeMode: undefined, bytes: undefined, mode: undefined };
+      } else existing = { key: target.key, before: undefined, beforeMode: undefined, bytes: undefined, mode: undefined, createsFolders: pendingFolders.get(target.key) };
       records.set(target.key, existing);
     }
     return existing;
@@ -257,7 +268,15 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
   const changes: FileChange[] = [];
   for (const file of records.values()) {
     if (sameBytes(file.before, file.bytes) && !file.removeLink) continue;
-    changes.push({ key: file.key, before: file.before, beforeMode: file.beforeMode, after: file.bytes, mode: file.mode, removeLink: file.removeLink });
+    changes.push({
+      key: file.key,
+      before: file.before,
+      beforeMode: file.beforeMode,
+      after: file.bytes,
+      mode: file.mode,
+      removeLink: file.removeLink,
+      createsFolders: file.before === undefined && file.bytes !== undefined ? file.createsFolders : undefined,
+    });
   }
   const ok = reports.every((report) => report.ok);
   const summary = [...added.map((path) => `A ${path}`), ...modified.map((path) => `M ${path}`), ...deleted.map((path) => `D ${path}`)];

@@ -12,11 +12,25 @@ export type ResolvedTarget =
       kind: WorkspaceEntryKind | 'missing';
       /** True when the path itself is a symlink (to `key`). */
       isLink: boolean;
+      /** Folders (real workspace-relative paths, outermost first) that writing `key` would create. */
+      missingFolders: string[];
     }
-  | { ok: false; code: 'outside_workspace' | 'not_a_directory'; message: string };
+  | { ok: false; code: 'outside_workspace' | 'not_a_directory' | 'unusable'; message: string };
 
-/** Resolves a patch path: lexical and symlink boundary checks, then the real path of the file or of its nearest existing folder. */
+/**
+ * Resolves a patch path: lexical and symlink boundary checks, then the real path of the file or of its nearest
+ * existing folder. File-system errors (a name too long, no permission) come back as `unusable`, never thrown.
+ */
 export async function resolveTarget(workspace: Workspace, input: string): Promise<ResolvedTarget> {
+  try {
+    return await resolveUnchecked(workspace, input);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, code: 'unusable', message: `cannot use path ${JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input)}: ${reason}` };
+  }
+}
+
+async function resolveUnchecked(workspace: Workspace, input: string): Promise<ResolvedTarget> {
   const checked = await resolveWorkspacePath(workspace, input);
   if (!checked.ok) return { ok: false, code: 'outside_workspace', message: checked.message };
   const path = checked.relative;
@@ -27,9 +41,9 @@ export async function resolveTarget(workspace: Workspace, input: string): Promis
     if (!real || !real.inside) return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} leads outside the workspace` };
     if (own.kind === 'symlink') {
       const target = await workspace.stat(path);
-      return { ok: true, path, key: real.path, kind: target?.kind ?? 'missing', isLink: true };
+      return { ok: true, path, key: real.path, kind: target?.kind ?? 'missing', isLink: true, missingFolders: [] };
     }
-    return { ok: true, path, key: real.path, kind: own.kind, isLink: false };
+    return { ok: true, path, key: real.path, kind: own.kind, isLink: false, missingFolders: [] };
   }
   // Missing: find the nearest existing ancestor, which must be a folder.
   const parts = path.split('/');
@@ -43,7 +57,11 @@ export async function resolveTarget(workspace: Workspace, input: string): Promis
     const real = cut === 0 ? { inside: true, path: '' } : await workspace.realpath(ancestor);
     if (!real || !real.inside) return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} leads outside the workspace` };
     const rest = parts.slice(cut).join('/');
-    return { ok: true, path, key: real.path ? `${real.path}/${rest}` : rest, kind: 'missing', isLink: false };
+    const key = real.path ? `${real.path}/${rest}` : rest;
+    const keyParts = key.split('/');
+    const missingFolders: string[] = [];
+    for (let depth = keyParts.length - (parts.length - cut); depth < keyParts.length - 1; depth++) missingFolders.push(keyParts.slice(0, depth + 1).join('/'));
+    return { ok: true, path, key, kind: 'missing', isLink: false, missingFolders };
   }
-  return { ok: true, path, key: path, kind: 'missing', isLink: false };
+  return { ok: true, path, key: path, kind: 'missing', isLink: false, missingFolders: [] };
 }
