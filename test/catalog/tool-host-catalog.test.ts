@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as z from 'zod';
+import { afterAll, describe, expect, it } from 'vitest';
+import { approximateTokenizer } from '@toolhost/core';
+import { createToolHost, type CatalogEntry } from 'toolhost';
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('host.catalog at run time', () => {
+  it('adds, finds, expands, calls and removes a tool incrementally', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolhost-catalog-'));
+    folders.push(folder);
+    const initial: CatalogEntry[] = [
+      {
+        name: 'github_create_issue',
+        description: 'Opens a GitHub issue.',
+        inputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+        handler: (args) => `#1 ${String(args.title)}`,
+      },
+    ];
+    const host = createToolHost({ workspace: folder, catalog: initial, tokenizer: approximateTokenizer });
+    try {
+      host.catalog.add({
+        name: 'invoice_send',
+        description: 'Emails an invoice PDF to a customer.',
+        inputSchema: z.object({ invoice_id: z.string(), cc: z.array(z.string()).optional() }),
+        handler: (args) => ({ ok: true, output: `sent ${String(args.invoice_id)}`, data: { invoice_id: args.invoice_id } }),
+      });
+      const search = await host.call('search_tools', { query: 'email an invoice to a customer', limit: 1 });
+      expect(search.data?.expanded).toEqual(['invoice_send']);
+      expect(host.tools.map((tool) => tool.name)).not.toContain('invoice_send');
+      expect(host.nextSegment().map((tool) => tool.name)).toContain('invoice_send');
+      expect(await host.call('invoice_send', { invoice_id: 'in_1' })).toEqual({ ok: true, output: 'sent in_1', data: { invoice_id: 'in_1' } });
+      expect((await host.call('invoice_send', { invoice: 'in_1' })).error?.code).toBe('invalid_arguments');
+
+      expect(host.catalog.remove('invoice_send')).toBe(true);
+      expect(host.tools.map((tool) => tool.name)).not.toContain('invoice_send');
+      expect((await host.call('invoice_send', { invoice_id: 'in_1' })).error?.code).toBe('unknown_tool');
+      expect(host.catalog.list().map((entry) => entry.name)).toEqual(['github_create_issue']);
+      expect(() => host.catalog.add({ ...initial[0], name: 'apply_patch' })).toThrow(/collides/);
+    } finally {
+      await host.close();
+    }
+  });
+});
