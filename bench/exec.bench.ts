@@ -40,19 +40,41 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Interleaves baseline and candidate; returns both medians in ms. */
-async function compare(baseline: () => Promise<unknown>, candidate: () => Promise<unknown>): Promise<{ base: number; tool: number }> {
+interface Measured {
+  /** Median wall time per call, ms. */
+  base: number;
+  tool: number;
+  /** Mean CPU time this Node process spent per call (user + system), µs: less sensitive to machine load. */
+  baseCpu: number;
+  toolCpu: number;
+}
+
+async function timeWithCpu(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const wall = await timeOnce(run);
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: used.user + used.system };
+}
+
+/** Interleaves baseline and candidate; returns both medians in ms and mean Node CPU per call. */
+async function compare(baseline: () => Promise<unknown>, candidate: () => Promise<unknown>): Promise<Measured> {
   for (let i = 0; i < WARMUP; i++) {
     await baseline();
     await candidate();
   }
   const base: number[] = [];
   const tool: number[] = [];
+  let baseCpu = 0;
+  let toolCpu = 0;
   for (let i = 0; i < ROUNDS; i++) {
-    base.push(await timeOnce(baseline));
-    tool.push(await timeOnce(candidate));
+    const b = await timeWithCpu(baseline);
+    const t = await timeWithCpu(candidate);
+    base.push(b.wall);
+    tool.push(t.wall);
+    baseCpu += b.cpu;
+    toolCpu += t.cpu;
   }
-  return { base: median(base), tool: median(tool) };
+  return { base: median(base), tool: median(tool), baseCpu: baseCpu / ROUNDS, toolCpu: toolCpu / ROUNDS };
 }
 
 export default async function run(): Promise<void> {
@@ -75,14 +97,17 @@ export default async function run(): Promise<void> {
     if (result.data?.exit_code !== 0) throw new Error(`host.call failed: ${result.output}`);
   };
 
-  const rows: Array<{ case: string; baseline: string; 'baseline ms': string; 'exec_command ms': string; ratio: string }> = [];
-  const add = (name: string, baselineName: string, measured: { base: number; tool: number }) =>
+  const rows: Array<Record<string, string>> = [];
+  const add = (name: string, baselineName: string, measured: Measured) =>
     rows.push({
       case: name,
       baseline: baselineName,
       'baseline ms': measured.base.toFixed(2),
       'exec_command ms': measured.tool.toFixed(2),
       ratio: (measured.tool / measured.base).toFixed(2),
+      'baseline node CPU µs': measured.baseCpu.toFixed(0),
+      'exec_command node CPU µs': measured.toolCpu.toFixed(0),
+      'CPU ratio': (measured.toolCpu / measured.baseCpu).toFixed(2),
     });
 
   try {
@@ -98,6 +123,6 @@ export default async function run(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
     rmSync(spoolDir, { recursive: true, force: true });
   }
-  console.log(`exec_command({cmd:'true'}) per-call median over ${ROUNDS} interleaved rounds (target: pipe ratio < 1.3)`);
+  console.log(`exec_command({cmd:'true'}) per call: median wall time and mean Node CPU over ${ROUNDS} interleaved rounds (target: pipe ratio < 1.3)`);
   console.table(rows);
 }

@@ -52,17 +52,19 @@ export class PipeCapture implements OutputCapture {
   }
 }
 
-/** PTY output: rendered by a headless terminal. */
+/** PTY output: rendered by a headless terminal, created on the first byte (a silent command needs none). */
 export class TerminalCapture implements OutputCapture {
-  private readonly screen: TerminalScreen;
+  private screen: TerminalScreen | undefined;
   private readonly decoder: TextDecoder | undefined;
+  private disposed = false;
 
-  constructor(options: TerminalScreenOptions & { decode: boolean }) {
-    this.screen = new TerminalScreen(options);
+  constructor(private readonly options: TerminalScreenOptions & { decode: boolean }) {
     this.decoder = options.decode ? new TextDecoder('utf-8') : undefined;
   }
 
   append(chunk: Uint8Array): string | undefined {
+    if (this.disposed) return undefined;
+    this.screen ??= new TerminalScreen(this.options);
     this.screen.write(chunk);
     return this.decoder?.decode(chunk, { stream: true });
   }
@@ -72,10 +74,11 @@ export class TerminalCapture implements OutputCapture {
   }
 
   collect(): Promise<CapturedText> {
-    return this.screen.collect();
+    return this.screen ? this.screen.collect() : Promise.resolve({ head: '', tail: '', omittedChars: 0 });
   }
 
   dispose(): void {
-    this.screen.dispose();
+    this.disposed = true;
+    this.screen?.dispose();
   }
 }
