@@ -83,29 +83,32 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
     return { text, spentMs: budgetMs };
   };
 
+  // Same budgeting as the real exec response: the whole text when it fits, else head + marker + tail, shrunk
+  // until the complete response is within max_output_tokens.
   const respond = async (session: FakeSession, text: string, wallTimeMs: number, context: ToolContext): Promise<ToolResult> => {
+    const { tokenizer, maxOutputTokens: limit } = context;
     const exited = session.exitCode !== undefined;
-    const header = formatExecOutput({ chunkId: '000000', wallTimeMs, exitCode: session.exitCode, sessionId: exited ? undefined : session.id, originalTokenCount: 0, preview: '' });
-    const available = Math.max(1, context.maxOutputTokens - context.tokenizer.count(header) - 4);
-    const originalTokenCount = context.tokenizer.count(text);
-    let preview = text;
+    const originalTokenCount = tokenizer.count(text);
+    const parts = { chunkId: chunkId(), wallTimeMs, exitCode: session.exitCode, sessionId: exited ? undefined : session.id, originalTokenCount };
+    let available = limit - tokenizer.count(formatExecOutput({ ...parts, preview: '' }));
     let spoolPath: string | undefined;
-    if (!context.tokenizer.isWithin(text, available)) {
-      spoolPath = await context.spool.save('exec_command', text);
-      preview = budgetOutput(text, available, context.tokenizer, { note: `Full output: ${spoolPath}` }).text;
+    let output = '';
+    for (let attempt = 0; attempt < 8; attempt++) {
+      let preview: string;
+      if (spoolPath === undefined && tokenizer.isWithin(text, Math.max(0, available))) preview = text;
+      else {
+        spoolPath ??= await context.spool.save('exec_command', text);
+        preview = available <= 0 ? '' : budgetOutput(text, available, tokenizer, { note: `Full output: ${spoolPath}` }).text;
+      }
+      output = formatExecOutput({ ...parts, preview });
+      const total = tokenizer.count(output);
+      if (total <= limit || available <= 0) break;
+      available -= Math.max(1, total - limit);
     }
-    const output = formatExecOutput({
-      chunkId: chunkId(),
-      wallTimeMs,
-      exitCode: session.exitCode,
-      sessionId: exited ? undefined : session.id,
-      originalTokenCount,
-      preview,
-    });
     const data: Record<string, unknown> = { wall_time_ms: wallTimeMs, original_token_count: originalTokenCount, truncated: spoolPath !== undefined };
+    if (!exited) data.session_id = session.id;
     if (exited) data.exit_code = session.exitCode;
-    else data.session_id = session.id;
-    if (spoolPath) data.spool_path = spoolPath;
+    if (spoolPath !== undefined) data.spool_path = spoolPath;
     return okResult(output, data);
   };
 
