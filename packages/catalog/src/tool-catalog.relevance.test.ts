@@ -40,4 +40,13 @@ describe('search relevance on the hand-written catalog', () => {
     expect(top1Rate).toBeGreaterThanOrEqual(0.85);
     expect(recallRate).toBeGreaterThanOrEqual(0.97);
   });
+
+  it('prunes exactly: a small limit gives the head of a large one', () => {
+    for (const { query, kind } of RELEVANCE_QUERIES) {
+      if (kind === 'multi') continue;
+      const wide = catalog.search(query, 25);
+      const narrow = catalog.search(query, 3);
+      expect(narrow.map((match) => match.entry.name), query).toEqual(wide.slice(0, 3).map((match) => match.entry.name));
+    }
+  });
 });

@@ -80,7 +80,11 @@ describe('createToolCatalog', () => {
     expect(() => catalog.add(entry('slack_post_message', 'again'))).toThrow(/already registered/);
     expect(() => catalog.add([entry('one_tool', 'x'), entry('one_tool', 'y')])).toThrow(/listed twice/);
     expect(() => catalog.add({ ...entry('no_handler', 'x'), handler: undefined as never })).toThrow(/handler/);
+    expect(() => catalog.add([entry('good_tool', 'x'), entry('bad tool', 'y')])).toThrow(/must match/);
+    expect(() => catalog.add(entry('tagged_tool', 'x', { tags: 'a,b' as never }))).toThrow(/tags/);
     expect(catalog.get('one_tool')).toBeUndefined();
+    expect(catalog.get('good_tool')).toBeUndefined();
+    expect(catalog.list()).toHaveLength(ENTRIES.length);
   });
 
   it('returns nothing for a query of stop words only', () => {

@@ -77,8 +77,11 @@ function insertTopScore(top: number[], score: number, size: number): void {
   if (top.length > size) top.pop();
 }
 
+/** Scores are rounded to this step, so float noise from insertion order cannot break a tie. */
+const SCORE_STEP = 1e-6;
+
 function roundScore(score: number): number {
-  return Math.round(score * 1e6) / 1e6;
+  return Math.round(score / SCORE_STEP) * SCORE_STEP;
 }
 
 function byScoreThenName(a: CatalogMatch, b: CatalogMatch): number {
@@ -118,7 +121,7 @@ export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
 
   const keysOf = (name: string) => [...new Set([name.toLowerCase(), nameKey(name)])];
 
-  const addOne = (entry: CatalogEntry) => {
+  const checkEntry = (entry: CatalogEntry) => {
     if (!entry || typeof entry !== 'object') throw new TypeError('catalog entry must be an object');
     if (typeof entry.name !== 'string' || !NAME.test(entry.name)) {
       throw new TypeError(`catalog entry name ${JSON.stringify(entry.name)} must match ${NAME}`);
@@ -127,6 +130,12 @@ export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
     if (typeof entry.description !== 'string') throw new TypeError(`catalog entry ${entry.name} needs a description`);
     if (typeof entry.handler !== 'function') throw new TypeError(`catalog entry ${entry.name} needs a handler function`);
     if (!entry.inputSchema || typeof entry.inputSchema !== 'object') throw new TypeError(`catalog entry ${entry.name} needs an inputSchema object`);
+    if (entry.tags !== undefined && (!Array.isArray(entry.tags) || entry.tags.some((tag) => typeof tag !== 'string'))) {
+      throw new TypeError(`catalog entry ${entry.name} tags must be an array of strings`);
+    }
+  };
+
+  const addOne = (entry: CatalogEntry) => {
     const fields = {
       name: indexTerms(entry.name),
       description: indexTerms(entry.description),
@@ -182,7 +191,7 @@ export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
     const kept: CatalogMatch[] = [];
     const top: number[] = [];
     for (const result of results) {
-      if (top.length >= needed && result.score * gain < top[needed - 1]) break;
+      if (top.length >= needed && result.score * gain + SCORE_STEP < top[needed - 1]) break;
       const record = records.get(result.id as string);
       if (!record || exclude.has(record.entry.name)) continue;
       const score = roundScore(scoreOf(result, record, termsByText, groups));
@@ -194,11 +203,13 @@ export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
 
   const catalog: ToolCatalog = {
     add(entry) {
+      // Every entry is checked before any is added, so a bad batch adds nothing.
       const list = Array.isArray(entry) ? entry : [entry];
       const names = new Set<string>();
       for (const item of list) {
-        if (item && typeof item === 'object' && names.has(item.name)) throw new TypeError(`catalog entry ${item.name} is listed twice`);
-        if (item && typeof item === 'object') names.add(item.name);
+        checkEntry(item);
+        if (names.has(item.name)) throw new TypeError(`catalog entry ${item.name} is listed twice`);
+        names.add(item.name);
       }
       for (const item of list) addOne(item);
     },
