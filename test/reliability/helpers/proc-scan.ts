@@ -16,20 +16,43 @@ function readText(path: string): string | undefined {
   }
 }
 
-/** Processes (zombies excluded) whose /proc cmdline or environ contains `marker`. */
-export function findMarkedProcesses(marker: string): MarkedProcess[] {
-  const found: MarkedProcess[] = [];
+/** One live process as read from /proc. */
+interface ProcessSnapshot {
+  pid: number;
+  cmdline: string;
+  environ: string;
+}
+
+/** Reads every live (non-zombie) process but this one. */
+function scanProcesses(): ProcessSnapshot[] {
+  const found: ProcessSnapshot[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const pid = Number(name);
     if (pid === process.pid) continue;
     const status = readText(`/proc/${pid}/status`);
     if (!status || /^State:\s+Z/m.test(status)) continue;
-    const cmdline = readText(`/proc/${pid}/cmdline`) ?? '';
-    const environ = readText(`/proc/${pid}/environ`) ?? '';
-    if (cmdline.includes(marker) || environ.includes(marker)) found.push({ pid, cmdline: cmdline.replace(/\0/g, ' ').trim() });
+    found.push({ pid, cmdline: readText(`/proc/${pid}/cmdline`) ?? '', environ: readText(`/proc/${pid}/environ`) ?? '' });
   }
   return found;
+}
+
+/** Processes (zombies excluded) whose /proc cmdline or environ contains `marker`. */
+export function findMarkedProcesses(marker: string): MarkedProcess[] {
+  return findMarkedProcessesOf([marker]).get(marker)!;
+}
+
+/** One /proc scan for many markers: the processes carrying each. */
+export function findMarkedProcessesOf(markers: readonly string[]): Map<string, MarkedProcess[]> {
+  const result = new Map<string, MarkedProcess[]>(markers.map((marker) => [marker, []]));
+  for (const snapshot of scanProcesses()) {
+    for (const marker of markers) {
+      if (snapshot.cmdline.includes(marker) || snapshot.environ.includes(marker)) {
+        result.get(marker)!.push({ pid: snapshot.pid, cmdline: snapshot.cmdline.replace(/\0/g, ' ').trim() });
+      }
+    }
+  }
+  return result;
 }
 
 /** Kills leftovers a failed test may have left behind (only processes carrying this run's marker). */
