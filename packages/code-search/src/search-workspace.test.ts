@@ -45,6 +45,26 @@ describe('searchFiles', () => {
     expect(narrowed.truncated).toBe(false);
   });
 
+  it('does not read files over 2 MB that a prefilter named when only definitions or usages are wanted', async () => {
+    const big = `const Huge = 1;\n${'// filler line\n'.repeat(150_000)}`;
+    const workspace = createMemoryWorkspace({ 'big.ts': big, 'small.ts': 'const Huge = 2;\n' });
+    let reads = 0;
+    const counting = { ...workspace, readFile: (path: string) => (reads++, workspace.readFile(path)) };
+    const outcome = await searchFiles(
+      {
+        matcher: createLiteralMatcher('Huge'),
+        files: ['big.ts', 'small.ts'],
+        resultTypes: new Set(['definition'] as const),
+        maxResults: 20,
+        candidates: new Set(['big.ts', 'small.ts']),
+      },
+      { workspace: counting, parser, cache: createParseCache() },
+    );
+    expect(reads).toBe(1);
+    expect(outcome.results.map((hit) => `${hit.path}:${hit.line}:${hit.column}`)).toEqual(['small.ts:1:7']);
+    expect(outcome.hints).toEqual([expect.stringContaining('over 2 MB')]);
+  });
+
   it('does not parse when no occurrence can be a whole identifier', async () => {
     const workspace = createMemoryWorkspace({ 'a.ts': 'const gammaRay = 1; // gammas\n' });
     const outcome = await searchFiles(

@@ -105,6 +105,14 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       stoppedEarly = true;
       break;
     }
+    if (request.candidates && !resultTypes.has('text')) {
+      // The prefilter says the file contains the query; a text-only file then needs no reading, only a hint.
+      const stat = await workspace.lstat(contentFiles[index]);
+      if (stat && stat.size > MAX_PARSE_BYTES) {
+        unavailable.large++;
+        continue;
+      }
+    }
     for (let ahead = index; ahead < Math.min(contentFiles.length, index + READ_AHEAD); ahead++) read(ahead);
     const bytes = await read(index);
     reads.delete(index);
