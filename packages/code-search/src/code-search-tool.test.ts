@@ -178,7 +178,7 @@ describe.each(workspaces)('code_search on the polyglot fixture (%s)', (_kind, ma
     const result = await search(makeWorkspace(), { query: 'Gadget', max_results: 3 });
     expect(hitsOf(result).map(brief)).toEqual(DEFINITIONS.slice(0, 3));
     expect(result.data?.truncated).toBe(true);
-    expect(result.data?.hints).toEqual([expect.stringContaining('More results exist')]);
+    expect(result.data?.hints).toEqual([expect.stringContaining('truncated: true — more results exist')]);
     expect(result.output).toContain('truncated');
   });
 

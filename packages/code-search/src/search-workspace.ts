@@ -189,7 +189,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const hints: string[] = [];
   if (truncated) {
     hints.push(
-      `More results exist than the ${maxResults} shown; narrow with path, file_types or result_types, or raise max_results (up to 100).`,
+      `truncated: true — more results exist than the ${maxResults} shown; narrow path, file_types or result_types, or raise max_results (up to 100).`,
     );
   }
   if (wantSyntax) {
