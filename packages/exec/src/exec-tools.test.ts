@@ -302,6 +302,19 @@ describe('sessions', () => {
   });
 });
 
+describe('process trees', () => {
+  test('close() also kills a child that moved to its own session (found through its parent)', async () => {
+    const h = harness();
+    const result = await h.exec({ cmd: 'setsid sleep 1001.3 & read x', yield_time_ms: 250 });
+    expect(result.data?.session_id).toBeTypeOf('number');
+    await eventually(() => processesWithCommandLine('sleep 1001.3').length === 1);
+    const [pid] = processesWithCommandLine('sleep 1001.3');
+    expect(readProcessEntry(pid!)?.sid).toBe(pid);
+    await h.tools.close();
+    expect(processesWithCommandLine('sleep 1001.3')).toEqual([]);
+  });
+});
+
 describe('output', () => {
   test('the preview stays within max_output_tokens, keeps head and tail, and names the spool file', async () => {
     const h = harness();

@@ -8,6 +8,8 @@ export interface ProcessEntry {
   sid: number;
   /** Single-letter state: R, S, D, Z (zombie), T, X, … */
   state: string;
+  /** Start time in clock ticks since boot. */
+  startTime: number;
 }
 
 /** Reads the Linux process table; undefined where `/proc` is unavailable. */
@@ -38,7 +40,7 @@ export function readProcessEntry(pid: number): ProcessEntry | undefined {
   }
   // The command name is in parentheses and may itself contain spaces or parentheses.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]) };
+  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]), startTime: Number(fields[19]) };
 }
 
 /**
@@ -92,36 +94,40 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 const isAlive = (entry: ProcessEntry | undefined) => entry !== undefined && entry.state !== 'Z' && entry.state !== 'X';
 
+/** True once `pid` is reaped, or is a zombie that no live member of the tree will reap. */
+function settled(pid: number, members: Set<number>): boolean {
+  const entry = readProcessEntry(pid);
+  if (!entry) return true;
+  if (isAlive(entry)) return false;
+  return !(members.has(entry.ppid) && isAlive(readProcessEntry(entry.ppid)));
+}
+
 /**
- * Kills the whole tree of `rootPid` with SIGKILL, leaves first, giving each parent a moment to reap its children so
- * that no zombie is left behind (orphans already adopted by an init that does not reap are beyond our reach).
- * Falls back to killing the process group where `/proc` is unavailable. Not on any hot path: it polls `/proc`.
+ * Kills the whole tree of `rootPid` with SIGKILL, leaves first and oldest first, one at a time, waiting for each to be
+ * reaped by its parent while that parent still lives. A shell thus reaps its background children before its foreground
+ * child dies and it exits, so nothing is orphaned as a zombie (orphans adopted by an init that does not reap are beyond
+ * our reach). Falls back to killing the process group where `/proc` is unavailable. Not on any hot path: it polls `/proc`.
  */
-export async function killProcessTree(rootPid: number, options: { reapWaitMs?: number; maxRounds?: number } = {}): Promise<void> {
+export async function killProcessTree(rootPid: number, options: { reapWaitMs?: number; maxRounds?: number; deadlineMs?: number } = {}): Promise<void> {
   const reapWaitMs = options.reapWaitMs ?? 150;
   const maxRounds = options.maxRounds ?? 32;
+  const deadline = Date.now() + (options.deadlineMs ?? 3_000);
   if (!Number.isInteger(rootPid) || rootPid <= 1 || rootPid === process.pid) return;
-  for (let round = 0; round < maxRounds; round++) {
+  for (let round = 0; round < maxRounds && Date.now() < deadline; round++) {
     const table = readProcessTable();
     if (!table) break;
     const members = processTreeMembers(table, rootPid);
-    const alive = [...members].filter((pid) => isAlive(table.get(pid)));
+    const alive = [...members].map((pid) => table.get(pid)!).filter(isAlive);
     if (alive.length === 0) return;
-    const parents = new Set(alive.map((pid) => table.get(pid)!.ppid));
-    const leaves = alive.filter((pid) => !parents.has(pid));
-    const victims = leaves.length > 0 ? leaves : alive;
-    for (const pid of victims) signal(pid, 'SIGKILL');
-    // Wait until each victim is reaped, or is a zombie whose parent is outside the tree (nothing more we can do).
-    const deadline = Date.now() + reapWaitMs;
-    for (;;) {
-      const pending = victims.filter((pid) => {
-        const entry = readProcessEntry(pid);
-        if (!entry) return false;
-        if (isAlive(entry)) return true;
-        return members.has(entry.ppid) && isAlive(readProcessEntry(entry.ppid));
-      });
-      if (pending.length === 0 || Date.now() >= deadline) break;
-      await delay(3);
+    const parents = new Set(alive.map((entry) => entry.ppid));
+    let leaves = alive.filter((entry) => !parents.has(entry.pid));
+    if (leaves.length === 0) leaves = alive;
+    leaves.sort((a, b) => a.startTime - b.startTime || a.pid - b.pid);
+    for (const leaf of leaves) {
+      signal(leaf.pid, 'SIGKILL');
+      if (Date.now() >= deadline) continue;
+      const waitUntil = Math.min(deadline, Date.now() + reapWaitMs);
+      while (!settled(leaf.pid, members) && Date.now() < waitUntil) await delay(2);
     }
   }
   signal(-rootPid, 'SIGKILL');
