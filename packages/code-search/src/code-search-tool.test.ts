@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approximateTokenizer, createMemorySpool, createMemoryWorkspace, type ToolResult, type Workspace } from '@toolhost/core';
 import { createNodeWorkspace } from '@toolhost/core/node';
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -261,6 +261,39 @@ describe('walk rules', () => {
     it('searches an explicitly requested ignored folder', async () => {
       const hits = hitsOf(await search(createNodeWorkspace(root), { query: 'needle', path: 'build' }));
       expect(hits.map(brief)).toEqual(['definition build/out.js:1:7']);
+    });
+
+    it('reuses a whole result while no file changed, and searches again after an edit', async () => {
+      const past = new Date(Date.now() - 60_000);
+      const age = () => {
+        for (const path of [...Object.keys(files), 'image.bin']) utimesSync(join(root, path), past, past);
+      };
+      age();
+      let prefilterCalls = 0;
+      const counting = createCodeSearchTool({
+        prefilter: async () => {
+          prefilterCalls++;
+          return undefined;
+        },
+      });
+      try {
+        const workspace = createNodeWorkspace(root);
+        const args = { query: 'needle', result_types: ['definition', 'text'] };
+        const first = await searchWith(workspace, args, counting);
+        const second = await searchWith(workspace, args, counting);
+        expect(prefilterCalls).toBe(1);
+        expect(second).toEqual(first);
+        writeFileSync(join(root, 'notes.md'), 'a needle and another needle\n');
+        age();
+        const third = await searchWith(workspace, args, counting);
+        expect(prefilterCalls).toBe(2);
+        expect(hitsOf(third).map(brief)).toContain('text notes.md:1:22');
+        const other = await searchWith(workspace, { ...args, result_types: ['text'] }, counting);
+        expect(prefilterCalls).toBe(3);
+        expect(hitsOf(other).length).toBeGreaterThan(0);
+      } finally {
+        await counting.close?.();
+      }
     });
 
     it('reuses parsed trees on a second query and sees edits', async () => {

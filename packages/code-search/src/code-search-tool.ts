@@ -1,12 +1,13 @@
-import { ErrorCode, errorResult, okResult, resolveWorkspacePath, type ToolImplementation, type Workspace } from '@toolhost/core';
+import { ErrorCode, errorResult, okResult, resolveWorkspacePath, type ToolImplementation, type ToolResult, type Workspace } from '@toolhost/core';
 import { codeSearchSchema, RESULT_TYPES, type CodeSearchArgs, type ResultType } from './code-search-schema.js';
 import { formatResults } from './format-results.js';
 import { createSyntaxParser, nodeGrammarSource, type GrammarSource } from './grammar-loader.js';
 import { extensionOf, resolveFileTypes } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache, DEFAULT_CACHE_SOURCE_CHARS } from './parse-cache.js';
+import { createResultCache, snapshotWorkspace } from './result-cache.js';
 import { createRipgrepPrefilter } from './ripgrep-prefilter.js';
-import { searchFiles } from './search-workspace.js';
+import { searchFiles, type SearchOutcome } from './search-workspace.js';
 import { comparePaths, walkWorkspace } from './workspace-walker.js';
 
 /** Narrows the files whose content may contain the query (e.g. ripgrep on a disk workspace); undefined means "no opinion". */
@@ -31,12 +32,23 @@ export interface CodeSearchToolOptions {
    * pure-JS scan when rg is absent or the workspace is in memory; `'scan'` always uses the pure-JS scan; or a custom function.
    */
   prefilter?: 'ripgrep' | 'scan' | CandidatePrefilter;
+  /**
+   * Reuse a whole earlier result of the same call on a disk workspace when every file under the searched folder still has
+   * the same path, mtime and size (checked by walking and stating them, which is cheaper than scanning). Default true.
+   */
+  resultCache?: boolean;
+}
+
+function respond(query: string, outcome: SearchOutcome): ToolResult {
+  const output = formatResults(query, outcome.results, outcome.truncated, outcome.hints);
+  return okResult(output, { results: outcome.results, truncated: outcome.truncated, hints: outcome.hints });
 }
 
 /** Creates the code_search tool: literal scan, tree-sitter classification, parse cache shared across calls. */
 export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolImplementation {
   const parser = createSyntaxParser(options.grammarSource ?? nodeGrammarSource);
   const cache = createParseCache(options.cacheSourceChars ?? DEFAULT_CACHE_SOURCE_CHARS);
+  const results = options.resultCache === false ? undefined : createResultCache();
   const choice = options.prefilter ?? 'ripgrep';
   const prefilter: CandidatePrefilter | undefined = choice === 'scan' ? undefined : choice === 'ripgrep' ? createRipgrepPrefilter() : choice;
   return {
@@ -66,6 +78,14 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolI
       const resultTypes = new Set<ResultType>(args.result_types ?? RESULT_TYPES);
       const matcher = createLiteralMatcher(args.query);
 
+      const cacheKey = JSON.stringify([args.query, start, [...(extensions ?? [])].sort(), [...resultTypes].sort(), args.max_results]);
+      const useResultCache = results !== undefined && workspace.onDisk;
+      if (useResultCache) {
+        const cached = await results.lookup(cacheKey, workspace, start, context.signal);
+        if (cached) return respond(args.query, cached);
+      }
+      const startedAtMs = Date.now();
+      const snapshot = useResultCache ? snapshotWorkspace(workspace, start, context.signal).catch(() => undefined) : undefined;
       const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
       const prefiltered =
         wantContent && prefilter
@@ -80,10 +100,12 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolI
         { matcher, files, resultTypes, maxResults: args.max_results, candidates },
         { workspace, parser, cache, signal: context.signal },
       );
-      const output = formatResults(args.query, outcome.results, outcome.truncated, outcome.hints);
-      return okResult(output, { results: outcome.results, truncated: outcome.truncated, hints: outcome.hints });
+      const taken = snapshot ? await snapshot : undefined;
+      if (taken && results && !context.signal.aborted) results.store(cacheKey, taken, outcome, startedAtMs);
+      return respond(args.query, outcome);
     },
     async close() {
+      results?.clear();
       cache.clear();
       parser.dispose();
     },
