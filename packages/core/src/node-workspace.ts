@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs, realpathSync, type Stats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { CONFINED_FS_AVAILABLE, confinedRemove, confinedWriteFile } from './node-confined-fs.js';
 import type { Workspace, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceStat } from './workspace.js';
 
 function kindOf(stats: Stats): WorkspaceEntryKind {
@@ -54,6 +55,8 @@ export function createNodeWorkspace(root: string): Workspace {
       if (linkStat?.isSymbolicLink()) target = await fs.realpath(target);
       const existing = await optional(fs.stat(target));
       const mode = options?.mode ?? (existing ? existing.mode & 0o7777 : undefined);
+      // Where available, walk folders by descriptor so a folder swapped for a symlink cannot redirect the write.
+      if (CONFINED_FS_AVAILABLE) return confinedWriteFile(root, realRoot, path, data, mode);
       await fs.mkdir(dirname(target), { recursive: true });
       const temp = join(dirname(target), `.${randomBytes(6).toString('hex')}.toolhost.tmp`);
       try {
@@ -65,7 +68,7 @@ export function createNodeWorkspace(root: string): Workspace {
         throw error;
       }
     },
-    remove: (path) => fs.unlink(abs(path)),
+    remove: (path) => (CONFINED_FS_AVAILABLE ? confinedRemove(root, realRoot, path) : fs.unlink(abs(path))),
     removeEmptyDirectory: (path) => fs.rmdir(abs(path)),
     async readdir(path): Promise<WorkspaceDirEntry[]> {
       const entries = await fs.readdir(abs(path), { withFileTypes: true });

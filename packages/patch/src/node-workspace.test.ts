@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeWorkspace } from '@toolhost/core/node';
@@ -73,6 +73,29 @@ describe('apply_patch on a real folder', () => {
     }
     expect(readdirSync(outside)).toEqual(['secret.txt']);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
+  });
+
+  it('a folder swapped for a symlink to outside after the checks makes the write fail; nothing lands outside', async () => {
+    mkdirSync(join(root, 'd'));
+    writeFileSync(join(root, 'd/f.txt'), 'x\n');
+    writeFileSync(join(outside, 'f.txt'), 'x\n');
+    let swapped = false;
+    const racing: Workspace = {
+      ...workspace,
+      writeFile: async (path, data, options) => {
+        if (!swapped) {
+          // The race, made deterministic: between planning and writing, d becomes a symlink to outside.
+          swapped = true;
+          renameSync(join(root, 'd'), join(root, 'd.held'));
+          symlinkSync(outside, join(root, 'd'));
+        }
+        return workspace.writeFile(path, data, options);
+      },
+    };
+    const result = await applyPatch(racing, patch('*** Update File: d/f.txt', '-x', '+owned', '*** Add File: d/new.txt', '+owned'));
+    expect(result.ok).toBe(false);
+    expect(readdirSync(outside)).toEqual(['f.txt']);
+    expect(readFileSync(join(outside, 'f.txt'), 'utf8')).toBe('x\n');
   });
 
   it('edits an inside symlink as its target and keeps the link', async () => {

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { constants, existsSync, promises as fs, type Stats } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+const PROC_FD = '/proc/self/fd';
+const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/** True where folders can be walked by descriptor (`/proc/self/fd`), so writes cannot be redirected mid-way. */
+export const CONFINED_FS_AVAILABLE = process.platform === 'linux' && existsSync(PROC_FD);
+
+async function optionalStat(path: string, follow: boolean): Promise<Stats | undefined> {
+  try {
+    return follow ? await fs.stat(path) : await fs.lstat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined;
+    throw error;
+  }
+}
+
+function outside(path: string): Error {
+  return Object.assign(new Error(`EACCES: '${path}' leads outside the workspace`), { code: 'EACCES' });
+}
+
+/**
+ * The real workspace-relative parts of `path` (a checked relative path below `root`): its deepest existing folder is
+ * resolved through symlinks (which must stay inside), the rest is kept as written.
+ */
+async function realParts(root: string, realRoot: string, path: string): Promise<string[]> {
+  const parts = path.split('/').filter(Boolean);
+  for (let cut = parts.length - 1; cut > 0; cut--) {
+    const folder = join(root, ...parts.slice(0, cut));
+    if (!(await optionalStat(folder, true))) continue;
+    const real = await fs.realpath(folder);
+    if (real !== realRoot && !real.startsWith(realRoot + sep)) throw outside(path);
+    const base = relative(realRoot, real);
+    return [...(base ? base.split(sep) : []), ...parts.slice(cut)];
+  }
+  return parts;
+}
+
+/** Opens the folder `parts` below `realRoot` one component at a time, never following a symlink. */
+async function openFolder(realRoot: string, parts: readonly string[], create: boolean): Promise<fs.FileHandle> {
+  let handle = await fs.open(realRoot, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    for (const part of parts) {
+      const path = `${PROC_FD}/${handle.fd}/${part}`;
+      let next: fs.FileHandle;
+      try {
+        next = await fs.open(path, FOLDER_FLAGS);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ELOOP' || code === 'ENOTDIR') {
+          throw Object.assign(new Error(`${code}: '${part}' is no longer a folder (a symlink or file took its place); nothing was written through it`), { code });
+        }
+        if (!create || code !== 'ENOENT') throw error;
+        try {
+          await fs.mkdir(path);
+        } catch (mkdirError) {
+          if ((mkdirError as NodeJS.ErrnoException).code !== 'EEXIST') throw mkdirError;
+        }
+        next = await fs.open(path, FOLDER_FLAGS);
+      }
+      await handle.close();
+      handle = next;
+    }
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** Where a confined operation acts: the opened real parent folder and the entry name in it. */
+async function locate(root: string, realRoot: string, path: string, create: boolean): Promise<{ folder: fs.FileHandle; name: string }> {
+  const parts = await realParts(root, realRoot, path);
+  const name = parts.pop();
+  if (!name) throw Object.assign(new Error(`EISDIR: '${path}' is the workspace root`), { code: 'EISDIR' });
+  return { folder: await openFolder(realRoot, parts, create), name };
+}
+
+/**
+ * Writes `data` to `path` (below `root`) with temp file + rename, walking folders by descriptor so that a folder
+ * swapped for a symlink mid-way makes the write fail instead of landing outside. A symlink at `path` itself is
+ * written through to its target, which must be inside.
+ */
+export async function confinedWriteFile(root: string, realRoot: string, path: string, data: Uint8Array, mode: number | undefined): Promise<void> {
+  let target = path;
+  const own = await optionalStat(join(root, path), false);
+  if (own?.isSymbolicLink()) {
+    const real = await fs.realpath(join(root, path));
+    if (!real.startsWith(realRoot + sep)) throw outside(path);
+    target = relative(realRoot, real).split(sep).join('/');
+  }
+  const { folder, name } = await locate(root, realRoot, target, true);
+  try {
+    const base = `${PROC_FD}/${folder.fd}`;
+    const temp = `${base}/.${randomBytes(6).toString('hex')}.toolhost.tmp`;
+    try {
+      await fs.writeFile(temp, data, mode === undefined ? { flag: 'wx' } : { flag: 'wx', mode });
+      if (mode !== undefined) await fs.chmod(temp, mode);
+      await fs.rename(temp, `${base}/${name}`);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+  } finally {
+    await folder.close();
+  }
+}
+
+/** Removes one file or symlink below `root`, reaching its folder by descriptor (never through a swapped-in symlink). */
+export async function confinedRemove(root: string, realRoot: string, path: string): Promise<void> {
+  const { folder, name } = await locate(root, realRoot, path, false);
+  try {
+    await fs.unlink(`${PROC_FD}/${folder.fd}/${name}`);
+  } finally {
+    await folder.close();
+  }
+}
