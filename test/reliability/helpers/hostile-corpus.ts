@@ -42,6 +42,8 @@ export interface OperationOutcome {
   problems: string[];
   /** True when the sentinel tree changed (it is restored afterwards). */
   outsideChanged: boolean;
+  /** Bytes outside the workspace that this operation changed. */
+  bytesOutside: number;
 }
 
 const FIXTURE = new URL('../__fixtures__/hostile-paths.json', import.meta.url);
@@ -195,11 +197,13 @@ export async function runHostileOperation(
     } else if (resolved !== undefined) problems.push(...insideEffectProblems(sandbox, operation, resolved, result));
   }
   const outsideChanged = sandbox.checksumOutside() !== sentinel;
+  let bytesOutside = 0;
   if (outsideChanged) {
-    problems.push('bytes outside the workspace changed');
+    bytesOutside = sandbox.bytesChangedOutside();
+    problems.push(`bytes outside the workspace changed (${bytesOutside})`);
     sandbox.restoreOutside();
   }
-  return { operation, result, problems, outsideChanged };
+  return { operation, result, problems, outsideChanged, bytesOutside };
 }
 
 /** Runs every applicable operation of one case. */

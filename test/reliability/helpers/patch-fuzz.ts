@@ -105,6 +105,8 @@ export interface FuzzSummary {
   /** Description of the first counterexample, if any. */
   failure?: string;
   outsideChanged: boolean;
+  /** Bytes outside the workspace changed by the first escaping run (0 when none escaped). */
+  bytesOutside: number;
 }
 
 /**
@@ -113,7 +115,7 @@ export interface FuzzSummary {
  */
 export async function runPatchFuzz(call: CallTool, sandbox: Sandbox, numRuns: number, seed?: number): Promise<FuzzSummary> {
   const sentinel = sandbox.checksumOutside();
-  const summary: FuzzSummary = { runs: 0, accepted: 0, rejected: 0, outsideChanged: false };
+  const summary: FuzzSummary = { runs: 0, accepted: 0, rejected: 0, outsideChanged: false, bytesOutside: 0 };
   const property = fc.asyncProperty(fuzzCaseArbitrary, async ([tree, rawPatch]) => {
     const patch = rawPatch.replaceAll('${OUTSIDE}', sandbox.outside);
     writeFuzzTree(sandbox, tree);
@@ -130,6 +132,7 @@ export async function runPatchFuzz(call: CallTool, sandbox: Sandbox, numRuns: nu
     if (result.error?.code === 'internal_error') throw new Error(`internal_error: ${describeResult(result)}`);
     if (sandbox.checksumOutside() !== sentinel) {
       summary.outsideChanged = true;
+      summary.bytesOutside += sandbox.bytesChangedOutside();
       const listing = sandbox.listOutside();
       sandbox.restoreOutside();
       throw new Error(`bytes outside the workspace changed (${describeResult(result)}); outside now: ${listing.join(', ')}`);

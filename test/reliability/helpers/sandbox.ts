@@ -40,6 +40,10 @@ export interface Sandbox {
   readonly home: string;
   /** Checksum of every byte, name, mode and link target under `root` except the workspace. */
   checksumOutside(): string;
+  /** Bytes outside the workspace that differ from the tree as it was built. */
+  bytesChangedOutside(): number;
+  /** Per-file sizes and hashes of everything outside the workspace. */
+  snapshotOutside(): Map<string, { size: number; hash: string }>;
   /** Lists everything outside the workspace (for failure messages). */
   listOutside(): string[];
   /** Empties the workspace and writes the baseline files again. */
@@ -104,6 +108,32 @@ export function listTree(root: string, skip: ReadonlySet<string> = new Set()): s
   return lines;
 }
 
+/** Size of every file under a tree (links and folders count 0), keyed by path, with a content hash. */
+export function snapshotTree(root: string, skip: ReadonlySet<string> = new Set()): Map<string, { size: number; hash: string }> {
+  const files = new Map<string, { size: number; hash: string }>();
+  const visit = (path: string, label: string) => {
+    if (skip.has(path)) return;
+    const stats = lstatSync(path);
+    if (stats.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name), `${label}/${name}`);
+    else if (stats.isFile()) files.set(label, { size: stats.size, hash: createHash('sha256').update(readFileSync(path)).digest('hex') });
+    else files.set(label, { size: 0, hash: stats.isSymbolicLink() ? `link:${readlinkSync(path)}` : 'other' });
+  };
+  visit(root, '.');
+  return files;
+}
+
+/** Bytes of the files that appeared, vanished or changed between two snapshots (the larger size of each). */
+export function bytesChanged(before: Map<string, { size: number; hash: string }>, after: Map<string, { size: number; hash: string }>): number {
+  let total = 0;
+  for (const [path, entry] of after) {
+    const old = before.get(path);
+    if (!old) total += Math.max(1, entry.size);
+    else if (old.hash !== entry.hash) total += Math.max(1, entry.size, old.size);
+  }
+  for (const [path, entry] of before) if (!after.has(path)) total += Math.max(1, entry.size);
+  return total;
+}
+
 /** Creates a sandbox with its sentinel tree and a fresh workspace. */
 export function createSandbox(prefix = 'toolhost-reliability-'): Sandbox {
   const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
@@ -129,6 +159,7 @@ export function createSandbox(prefix = 'toolhost-reliability-'): Sandbox {
   };
   buildOutside();
   const skip = new Set([workspace]);
+  const pristine = snapshotTree(root, skip);
   const resetWorkspace = () => {
     for (const name of readdirSync(workspace)) rmSync(join(workspace, name), { recursive: true, force: true });
     writeTree(workspace, BASELINE_FILES);
@@ -143,6 +174,8 @@ export function createSandbox(prefix = 'toolhost-reliability-'): Sandbox {
     home,
     checksumOutside: () => checksumTree(root, skip),
     listOutside: () => listTree(root, skip),
+    snapshotOutside: () => snapshotTree(root, skip),
+    bytesChangedOutside: () => bytesChanged(pristine, snapshotTree(root, skip)),
     resetWorkspace,
     restoreOutside,
     remove: () => rmSync(root, { recursive: true, force: true }),

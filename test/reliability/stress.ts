@@ -1,0 +1,242 @@
+/**
+ * Long reliability runs (npm run stress): the full hostile-path and malformed-argument corpora, a long TOCTOU race,
+ * 2,000 fuzzed patches, process faults with a 1 GB print, and 10,000 mixed calls; prints a summary table and exits
+ * non-zero when anything escaped, leaked or misbehaved.
+ */
+import { randomUUID } from 'node:crypto';
+import { approximateTokenizer } from '@toolhost/core';
+import type { ToolHost } from 'toolhost';
+import { loadHostileCases, runHostileCase } from './helpers/hostile-corpus.js';
+import { formatLoad, runLoad } from './helpers/load.js';
+import { buildMalformedArguments, loadMalformedCases, prototypeFingerprint } from './helpers/malformed-corpus.js';
+import { runPatchFuzz } from './helpers/patch-fuzz.js';
+import { marked, newMarker, startRunning, survivors } from './helpers/process-faults.js';
+import { countOpenFds, killMarkedProcesses, settle, settledHeapUsed } from './helpers/proc-scan.js';
+import { createReliabilityHost } from './helpers/reliability-host.js';
+import { resultShapeProblems } from './helpers/result-shape.js';
+import { createSandbox, type Sandbox } from './helpers/sandbox.js';
+import { floodOutput } from './helpers/stress-faults.js';
+import { runToctouRace } from './helpers/toctou-race.js';
+
+interface Row {
+  area: string;
+  tried: number;
+  correct: number;
+  bytesOutside: number;
+  processesLeft: number;
+  fdsLeaked: number;
+  notes: string[];
+}
+
+const rows: Row[] = [];
+const markers: string[] = [];
+const unhandled: unknown[] = [];
+process.on('unhandledRejection', (reason) => unhandled.push(reason));
+const arg = (name: string, fallback: number) => {
+  const found = process.argv.find((value) => value.startsWith(`--${name}=`));
+  return found ? Number(found.split('=')[1]) : fallback;
+};
+const scale = arg('scale', 1);
+
+function log(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** Descriptors still open after the last {@link withHost} closed its host. */
+let lastLeak = 0;
+
+/** Runs an area on a fresh host, closes it and records how many descriptors stayed open. */
+async function withHost<T>(sandbox: Sandbox, run: (host: ToolHost) => Promise<T>): Promise<{ value: T }> {
+  const fdsBefore = countOpenFds();
+  const host = createReliabilityHost(sandbox.workspace);
+  try {
+    return { value: await run(host) };
+  } finally {
+    await host.close();
+    const after = await settle(countOpenFds, (count) => count <= fdsBefore);
+    lastLeak = Math.max(0, after - fdsBefore);
+    if (lastLeak) log(`  ${lastLeak} descriptors still open after close()`);
+  }
+}
+
+async function hostileArea(sandbox: Sandbox): Promise<void> {
+  const cases = loadHostileCases();
+  const sentinel = sandbox.checksumOutside();
+  const notes: string[] = [];
+  let tried = 0;
+  let correct = 0;
+  let bytes = 0;
+  await withHost(sandbox, async (host) => {
+    for (const entry of cases) {
+      for (const outcome of await runHostileCase((name, args) => host.call(name, args), sandbox, entry, sentinel)) {
+        tried++;
+        bytes += outcome.bytesOutside;
+        if (outcome.problems.length === 0) correct++;
+        else notes.push(`${entry.id} ${outcome.operation}: ${outcome.problems.join('; ').slice(0, 200)}`);
+      }
+    }
+  });
+  rows.push({ area: `hostile paths (${cases.length} cases)`, tried, correct, bytesOutside: bytes, processesLeft: 0, fdsLeaked: lastLeak, notes });
+}
+
+async function malformedArea(sandbox: Sandbox): Promise<void> {
+  const cases = loadMalformedCases();
+  const fingerprint = prototypeFingerprint();
+  const notes: string[] = [];
+  let correct = 0;
+  await withHost(sandbox, async (host) => {
+    for (const entry of cases) {
+      try {
+        const result = await host.call(entry.tool, buildMalformedArguments(entry));
+        const problems = resultShapeProblems(result);
+        if (result.error?.code !== 'invalid_arguments') problems.push(`got ${result.error?.code ?? 'ok'}`);
+        const tokens = approximateTokenizer.count(result.output);
+        if (tokens > 10_000) problems.push(`error output of ${tokens} tokens exceeds the default max_output_tokens (10000)`);
+        if (prototypeFingerprint() !== fingerprint) problems.push('built-in prototypes changed');
+        if (problems.length === 0) correct++;
+        else notes.push(`${entry.id}: ${problems.join('; ')}`);
+      } catch (error) {
+        notes.push(`${entry.id}: threw ${String(error)}`);
+      }
+    }
+    const still = await host.call('exec_command', { cmd: 'echo still-working', yield_time_ms: 30_000 });
+    if (!still.ok) notes.push('the host stopped working after the corpus');
+  });
+  rows.push({ area: 'malformed arguments', tried: cases.length, correct, bytesOutside: sandbox.bytesChangedOutside(), processesLeft: 0, fdsLeaked: lastLeak, notes });
+}
+
+async function toctouArea(sandbox: Sandbox): Promise<void> {
+  const marker = newMarker('toctou');
+  markers.push(marker);
+  const attempts = 5_000 * scale;
+  const { value: race } = await withHost(sandbox, (host) => runToctouRace((name, args) => host.call(name, args), sandbox, attempts, marker));
+  const notes = [`${race.swaps} swaps; results ${JSON.stringify(race.codes)}`];
+  if (race.bytesOutside) notes.push(`outside after the race: ${race.listingAfter.filter((line) => !race.listingBefore.includes(line)).join(', ')}`);
+  notes.push(...race.internalErrors.slice(0, 3));
+  const bad = race.shapeProblems.length + race.internalErrors.length;
+  rows.push({ area: 'TOCTOU symlink swap', tried: attempts, correct: race.bytesOutside ? 0 : attempts - bad, bytesOutside: race.bytesOutside, processesLeft: survivors([marker]).length, fdsLeaked: lastLeak, notes });
+}
+
+async function fuzzArea(sandbox: Sandbox): Promise<void> {
+  const runs = 2_000 * scale;
+  const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz((name, args) => host.call(name, args), sandbox, runs));
+  rows.push({
+    area: 'patch fuzzing',
+    tried: summary.runs,
+    correct: summary.failure ? summary.runs - 1 : summary.runs,
+    bytesOutside: summary.bytesOutside,
+    processesLeft: 0,
+    fdsLeaked: lastLeak,
+    notes: [`${summary.accepted} applied, ${summary.rejected} rejected`, ...(summary.failure ? [summary.failure.slice(0, 400)] : [])],
+  });
+}
+
+async function processArea(sandbox: Sandbox): Promise<void> {
+  const notes: string[] = [];
+  let tried = 0;
+  let correct = 0;
+  const heapStart = settledHeapUsed();
+  const local: string[] = [];
+  const mark = (label: string) => {
+    const marker = newMarker(label);
+    markers.push(marker);
+    local.push(marker);
+    return marker;
+  };
+  await withHost(sandbox, async (host) => {
+    tried++;
+    const flood = await floodOutput(host, mark('gigabyte'), 1024 ** 3);
+    notes.push(`1 GiB print: ${flood.calls} calls, exit ${flood.exitCode}, max ${flood.maxOutputTokens} tokens shown, heap growth ${(flood.heapGrowthBytes / 2 ** 20).toFixed(1)} MiB, RSS peak ${(flood.rssPeakBytes / 2 ** 20).toFixed(0)} MiB`);
+    if (flood.problems.length === 0 && flood.exitCode === 0 && flood.heapGrowthBytes < 128 * 2 ** 20) correct++;
+    else notes.push(...flood.problems.slice(0, 3));
+    tried++;
+    const term = mark('sigterm');
+    const ignoring = `trap '' TERM HUP INT; (trap '' TERM HUP; sleep 1000) & (trap '' TERM HUP; sleep 1000) & sleep 1000 & wait`;
+    await startRunning(host, marked(term, ignoring));
+    await startRunning(host, marked(term, ignoring), { tty: true });
+    correct++;
+    tried++;
+    const base = mark('hundred');
+    const results = await Promise.all(Array.from({ length: 100 }, (_, index) => host.call('exec_command', { cmd: marked(`${base}-s${index}-end`, 'sleep 1000 & wait'), yield_time_ms: 250 })));
+    const pruned = results.reduce((sum, result) => sum + (result.output.match(/was pruned/g)?.length ?? 0), 0);
+    notes.push(`100 concurrent sessions: ${pruned} pruning notes (64 kept expected 36)`);
+    if (pruned === 36 && results.every((result) => result.ok)) correct++;
+  });
+  const left = survivors(local);
+  const heapEnd = settledHeapUsed();
+  notes.push(`heap ${(heapStart / 2 ** 20).toFixed(1)} -> ${(heapEnd / 2 ** 20).toFixed(1)} MiB after close()`);
+  rows.push({ area: 'process faults', tried, correct, bytesOutside: sandbox.bytesChangedOutside(), processesLeft: left.length, fdsLeaked: lastLeak, notes });
+}
+
+async function loadArea(sandbox: Sandbox): Promise<void> {
+  const calls = 10_000 * scale;
+  const { value: summary } = await withHost(sandbox, (host) => runLoad((name, args) => host.call(name, args), calls, 16));
+  log(formatLoad(summary));
+  const okCalls = Object.values(summary.codes).reduce((sum, codes) => sum + (codes.ok ?? 0), 0);
+  rows.push({
+    area: 'load (16 in flight)',
+    tried: calls,
+    correct: okCalls - summary.problems.length,
+    bytesOutside: sandbox.bytesChangedOutside(),
+    processesLeft: 0,
+    fdsLeaked: lastLeak,
+    notes: [`p50 ${summary.overall.p50.toFixed(1)} ms, p99 ${summary.overall.p99.toFixed(1)} ms, ${(summary.calls / (summary.wallMs / 1000)).toFixed(0)} calls/s`, ...summary.problems.slice(0, 3)],
+  });
+}
+
+function printTable(): boolean {
+  const header = ['area', 'cases tried', 'handled correctly', 'bytes changed outside', 'processes left', 'fds leaked'];
+  const body = rows.map((row) => [row.area, String(row.tried), String(row.correct), String(row.bytesOutside), String(row.processesLeft), String(row.fdsLeaked)]);
+  const total = ['total', ...[1, 2, 3, 4, 5].map((column) => String(body.reduce((sum, row) => sum + Number(row[column]), 0)))];
+  const table = [header, ...body, total];
+  const widths = header.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  log('');
+  for (const [index, row] of table.entries()) {
+    log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+    if (index === 0 || index === table.length - 2) log(widths.map((width) => '-'.repeat(width)).join('  '));
+  }
+  log('');
+  for (const row of rows) for (const note of row.notes.slice(0, 12)) log(`${row.area}: ${note}`);
+  if (unhandled.length) log(`unhandled rejections: ${unhandled.map(String).join('; ')}`);
+  return rows.every((row) => row.correct === row.tried && row.bytesOutside === 0 && row.processesLeft === 0 && row.fdsLeaked === 0) && unhandled.length === 0;
+}
+
+async function main(): Promise<void> {
+  const sandbox = createSandbox('toolhost-stress-');
+  const savedHome = process.env.HOME;
+  process.env.HOME = sandbox.home;
+  const only = process.argv.find((value) => value.startsWith('--only='))?.split('=')[1]?.split(',');
+  const areas: [string, (sandbox: Sandbox) => Promise<void>][] = [
+    ['hostile', hostileArea],
+    ['malformed', malformedArea],
+    ['toctou', toctouArea],
+    ['fuzz', fuzzArea],
+    ['process', processArea],
+    ['load', loadArea],
+  ];
+  const started = performance.now();
+  // Warm-up: load every module (PTY backend, grammars) once so descriptor counts compare steady states.
+  await withHost(sandbox, async (host) => {
+    await host.call('exec_command', { cmd: 'true', yield_time_ms: 10_000 });
+    await host.call('exec_command', { cmd: 'true', tty: true, yield_time_ms: 10_000 });
+    await host.call('code_search', { query: 'hello' });
+  });
+  try {
+    for (const [name, run] of areas) {
+      if (only && !only.includes(name)) continue;
+      const begin = performance.now();
+      log(`== ${name}`);
+      await run(sandbox);
+      log(`   ${((performance.now() - begin) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    for (const marker of markers) killMarkedProcesses(marker);
+    process.env.HOME = savedHome;
+    sandbox.remove();
+  }
+  log(`stress finished in ${((performance.now() - started) / 1000).toFixed(0)} s (run id ${randomUUID().slice(0, 8)})`);
+  const passed = printTable();
+  process.exitCode = passed ? 0 : 1;
+}
+
+await main();
