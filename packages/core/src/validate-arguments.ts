@@ -3,9 +3,16 @@ import type * as z from 'zod';
 /** Outcome of validating a tool call's arguments. */
 export type ArgumentsCheck<T> = { ok: true; value: T } | { ok: false; message: string };
 
+const NAME_LIMIT = 64;
+const KEY_LIMIT = 10;
+
+function clip(name: string): string {
+  return name.length > NAME_LIMIT ? `${name.slice(0, NAME_LIMIT)}…` : name;
+}
+
 function fieldName(path: readonly PropertyKey[]): string {
   if (path.length === 0) return 'arguments';
-  return path.map((part) => (typeof part === 'number' ? `[${part}]` : String(part))).join('.').replace(/\.\[/g, '[');
+  return clip(path.map((part) => (typeof part === 'number' ? `[${part}]` : String(part))).join('.').replace(/\.\[/g, '['));
 }
 
 function acceptedFields(schema: z.ZodType): string[] {
@@ -20,7 +27,9 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType): string {
       const accepted = acceptedFields(schema);
       const where = issue.path.length ? ` in ${field}` : '';
       const list = accepted.length && !issue.path.length ? ` (accepted: ${accepted.join(', ')})` : '';
-      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${where}${list}`;
+      const keys = issue.keys.slice(0, KEY_LIMIT).map((k) => JSON.stringify(clip(k)));
+      const more = issue.keys.length > KEY_LIMIT ? ` and ${issue.keys.length - KEY_LIMIT} more` : '';
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${keys.join(', ')}${more}${where}${list}`;
     }
     case 'invalid_type': {
       const received = issue.message.match(/received (\w+)/)?.[1];

@@ -1,4 +1,4 @@
-import * as pty from 'node-pty';
+import type * as NodePty from 'node-pty';
 import { constants } from 'node:os';
 import type { ExecProcess, Executor, ProcessExit, SpawnRequest } from './executor.js';
 import { signalExitCode } from './executor.js';
@@ -15,7 +15,7 @@ class PtyProcess implements ExecProcess {
   private exit: ProcessExit | undefined;
   private readonly exited: Promise<void>;
 
-  constructor(private readonly terminal: pty.IPty) {
+  constructor(private readonly terminal: NodePty.IPty) {
     this.pid = terminal.pid;
     let markExited!: () => void;
     this.exited = new Promise((resolve) => (markExited = resolve));
@@ -64,11 +64,23 @@ class PtyProcess implements ExecProcess {
   }
 }
 
+let nodePty: Promise<typeof NodePty> | undefined;
+
+// node-pty is a native addon: load it on the first PTY spawn, so importing this package (e.g. for its schemas) never does.
+function loadNodePty(): Promise<typeof NodePty> {
+  nodePty ??= import('node-pty').then((module) => {
+    const loaded = module as typeof NodePty & { default?: typeof NodePty };
+    return typeof loaded.spawn === 'function' ? loaded : (loaded.default as typeof NodePty);
+  });
+  return nodePty;
+}
+
 /** The PTY backend (node-pty): the command runs as the leader of a new session on a pseudo-terminal. */
 export function createPtyExecutor(): Executor {
   return {
     kind: 'pty',
     async spawn(request: SpawnRequest): Promise<ExecProcess> {
+      const pty = await loadNodePty();
       const terminal = pty.spawn(request.file, request.args, {
         name: request.env.TERM ?? 'xterm-256color',
         cols: request.cols,

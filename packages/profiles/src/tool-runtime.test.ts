@@ -131,6 +131,17 @@ describe('dispatch', () => {
     expect(spool.read(String(result.data?.spool_path))).toBe(long);
   });
 
+  it('fits error results into the budget too, naming long or many fields briefly', async () => {
+    const { runtime } = makeRuntime();
+    const args: Record<string, unknown> = { cmd: 'ls', max_output_tokens: 60 };
+    for (let i = 0; i < 1000; i++) args[`field_${i}_${'x'.repeat(100)}`] = i;
+    const result = await runtime.call('exec_command', args);
+    expect(result.error?.code).toBe('invalid_arguments');
+    expect(approximateTokenizer.count(result.output)).toBeLessThanOrEqual(60);
+    const huge = await runtime.call('exec_command', { cmd: 'ls', ['k'.repeat(1_000_000)]: 1 });
+    expect(huge.output.length).toBeLessThan(1000);
+  });
+
   it('throws ToolHostError host_closed after close()', async () => {
     const { runtime } = makeRuntime();
     await runtime.close();

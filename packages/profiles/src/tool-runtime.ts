@@ -3,6 +3,7 @@ import {
   ErrorCode,
   ToolHostError,
   budgetOutput,
+  DEFAULT_MAX_OUTPUT_TOKENS,
   errorResult,
   maxOutputTokensSchema,
   okResult,
@@ -224,7 +225,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return errorResult(ErrorCode.UnknownTool, `No tool named ${JSON.stringify(String(name).slice(0, 100))}. Available tools: ${names}. Use search_tools to find others.`);
   };
 
-  const dispatch = async (name: string, rawArgs: unknown): Promise<ToolResult> => {
+  // Returns the result and the output budget it must fit (the default when the call never got far enough to set one).
+  const dispatch = async (name: string, rawArgs: unknown): Promise<{ result: ToolResult; budget: number }> => {
+    let budget = DEFAULT_MAX_OUTPUT_TOKENS;
+    const result = await dispatchWithin(name, rawArgs, (value) => (budget = value));
+    return { result, budget };
+  };
+
+  const dispatchWithin = async (name: string, rawArgs: unknown, setBudget: (value: number) => void): Promise<ToolResult> => {
     if (typeof name !== 'string') return errorResult(ErrorCode.UnknownTool, 'tool name must be a string');
     if (isLegacyToolName(name)) return errorResult(ErrorCode.LegacyTool, legacyToolMessage(name));
     const implementation = builtins.get(name) ?? catalogTool(name)?.implementation;
@@ -243,6 +251,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     if (!isPlainObject(args)) return errorResult(ErrorCode.InvalidArguments, `Invalid arguments for ${name}: arguments must be a JSON object`);
     const budget = preflightMaxOutputTokens(args);
     if (!budget.ok) return errorResult(ErrorCode.InvalidArguments, budget.message);
+    setBudget(budget.value);
     const normalized = implementation.normalize ? implementation.normalize(args) : args;
     const valid = validateArguments(name, implementation.schema, normalized);
     if (!valid.ok) return errorResult(ErrorCode.InvalidArguments, valid.message);
@@ -258,12 +267,17 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       result = errorResult(ErrorCode.InternalError, `${name} failed unexpectedly: ${message}`);
     }
     gate.record(name, values, result);
-    if (!options.tokenizer.isWithin(result.output, budget.value)) {
-      const path = await options.spool.save(name, result.output);
-      const fitted = budgetOutput(result.output, budget.value, options.tokenizer, { note: `Full output: ${path}` });
-      result = { ...result, output: fitted.text, data: { ...result.data, truncated: true, spool_path: path } };
-    }
     return result;
+  };
+
+  // Every result, errors included, fits its budget; the complete text goes to the spool.
+  const fit = async (name: string, result: ToolResult, budget: number): Promise<ToolResult> => {
+    if (options.tokenizer.isWithin(result.output, budget)) return result;
+    const path = await options.spool.save(String(name).slice(0, 60), result.output);
+    const fitted = budgetOutput(result.output, budget, options.tokenizer, { note: `Full output: ${path}` });
+    const fittedResult: ToolResult = { ...result, output: fitted.text, data: { ...result.data, truncated: true, spool_path: path } };
+    if (result.error) fittedResult.error = { code: result.error.code, message: fitted.text };
+    return fittedResult;
   };
 
   return {
@@ -279,11 +293,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
       let result: ToolResult;
       try {
-        result = await dispatch(name, args);
+        const outcome = await dispatch(name, args);
+        result = await fit(name, outcome.result, outcome.budget);
       } catch (error) {
         if (ToolHostError.is(error)) throw error;
         const message = error instanceof Error ? error.message : String(error);
-        result = errorResult(ErrorCode.InternalError, `${String(name)} failed unexpectedly: ${message}`);
+        result = await fit(name, errorResult(ErrorCode.InternalError, `${String(name).slice(0, 100)} failed unexpectedly: ${message}`), DEFAULT_MAX_OUTPUT_TOKENS);
       }
       options.onCall?.(name, args, result);
       return result;
