@@ -33,7 +33,7 @@ export interface CodeSearchToolOptions {
    */
   prefilter?: 'ripgrep' | 'scan' | CandidatePrefilter;
   /**
-   * Reuse a whole earlier result of the same call on a disk workspace when every file under the searched folder still has
+   * Reuse a whole earlier result of a repeated call on a disk workspace when every file under the searched folder still has
    * the same path, mtime and size (checked by walking and stating them, which is cheaper than scanning). Default true.
    */
   resultCache?: boolean;
@@ -79,7 +79,10 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolI
       const matcher = createLiteralMatcher(args.query);
 
       const cacheKey = JSON.stringify([args.query, start, [...(extensions ?? [])].sort(), [...resultTypes].sort(), args.max_results]);
-      const useResultCache = results !== undefined && workspace.onDisk;
+      // Path-only searches just walk, which is cheaper than validating a cached result; a snapshot is taken from the second
+      // identical call on, so one-off searches never pay for it.
+      const contentSearch = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
+      const useResultCache = results !== undefined && workspace.onDisk && contentSearch && results.markSeen(cacheKey);
       if (useResultCache) {
         const cached = await results.lookup(cacheKey, workspace, start, context.signal);
         if (cached) return respond(args.query, cached);

@@ -38,7 +38,7 @@ function sameSnapshot(a: WorkspaceSnapshot, b: WorkspaceSnapshot): boolean {
   return true;
 }
 
-/** Whole-search results of recent calls, reused only while every file under the start folder keeps its path, mtime and size. */
+/** Whole-search results of recent repeated calls, reused only while every file under the start folder keeps its path, mtime and size. */
 export interface ResultCache {
   /** The cached outcome for `key` when the workspace under `start` is unchanged. */
   lookup(key: string, workspace: Workspace, start: string, signal?: AbortSignal): Promise<SearchOutcome | undefined>;
@@ -47,13 +47,22 @@ export interface ResultCache {
    * while it was being read, so its mtime + size cannot vouch for the result).
    */
   store(key: string, snapshot: WorkspaceSnapshot, outcome: SearchOutcome, startedAtMs: number): void;
+  /** Records a call of `key`; true when it was called before (only repeated searches are worth a snapshot). */
+  markSeen(key: string): boolean;
   clear(): void;
 }
 
 /** Creates a cache of the last `capacity` distinct searches (workspaces of more than `maxFiles` files are not cached). */
 export function createResultCache(capacity = 8, maxFiles = 200_000): ResultCache {
   const entries = new Map<string, { snapshot: WorkspaceSnapshot; outcome: SearchOutcome }>();
+  const seen = new Set<string>();
   return {
+    markSeen(key) {
+      if (seen.has(key)) return true;
+      seen.add(key);
+      if (seen.size > capacity * 8) seen.delete(seen.values().next().value!);
+      return false;
+    },
     async lookup(key, workspace, start, signal) {
       const entry = entries.get(key);
       if (!entry) return undefined;
@@ -75,6 +84,7 @@ export function createResultCache(capacity = 8, maxFiles = 200_000): ResultCache
     },
     clear() {
       entries.clear();
+      seen.clear();
     },
   };
 }
