@@ -13,6 +13,8 @@ export interface ExecResponseInput {
   /** Set while the process is still running. */
   sessionId?: number;
   notes?: string[];
+  /** The chunk id to show (default: random). */
+  chunkId?: string;
   captured: CapturedText;
   tokenizer: Tokenizer;
   maxOutputTokens: number;
@@ -62,7 +64,7 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
   const limit = input.maxOutputTokens;
   const originalTokens = windowTokenCount(captured, tokenizer);
   const parts = {
-    chunkId: newChunkId(),
+    chunkId: input.chunkId ?? newChunkId(),
     wallTimeMs: input.wallTimeMs,
     exitCode: input.exitCode,
     sessionId: input.exitCode === undefined ? input.sessionId : undefined,

@@ -52,3 +52,8 @@ export const writeStdinSchema = z.strictObject({
 export type ExecCommandArgs = z.output<typeof execCommandSchema>;
 /** Validated write_stdin arguments. */
 export type WriteStdinArgs = z.output<typeof writeStdinSchema>;
+
+/** Accepts a string of digits as write_stdin's session_id (models often quote it). */
+export function normalizeWriteStdinArgs(args: Record<string, unknown>): Record<string, unknown> {
+  return typeof args.session_id === 'string' && /^\d+$/.test(args.session_id) ? { ...args, session_id: Number(args.session_id) } : args;
+}

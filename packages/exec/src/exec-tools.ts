@@ -1,5 +1,5 @@
 import { ErrorCode, errorResult, resolveWorkspacePath, type ToolContext, type ToolImplementation, type ToolResult } from '@toolhost/core';
-import { execCommandSchema, writeStdinSchema, YIELD_TIME_BOUNDS, type ExecCommandArgs, type WriteStdinArgs } from './exec-schema.js';
+import { execCommandSchema, normalizeWriteStdinArgs, writeStdinSchema, YIELD_TIME_BOUNDS, type ExecCommandArgs, type WriteStdinArgs } from './exec-schema.js';
 import { defaultExecGateway, type ExecGateway } from './exec-gateway.js';
 import { buildExecResponse } from './exec-response.js';
 import { ExecSession } from './exec-session.js';
@@ -249,7 +249,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   const writeStdin: ToolImplementation = {
     name: 'write_stdin',
     schema: writeStdinSchema,
-    normalize: (args) => (typeof args.session_id === 'string' && /^\d+$/.test(args.session_id) ? { ...args, session_id: Number(args.session_id) } : args),
+    normalize: normalizeWriteStdinArgs,
     async execute(rawArgs, context) {
       const started = performance.now();
       const args = rawArgs as WriteStdinArgs;

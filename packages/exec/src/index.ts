@@ -4,6 +4,7 @@ export {
   YIELD_TIME_BOUNDS,
   EXEC_DEFAULT_YIELD_MS,
   STDIN_DEFAULT_YIELD_MS,
+  normalizeWriteStdinArgs,
   type ExecCommandArgs,
   type WriteStdinArgs,
 } from './exec-schema.js';
@@ -14,3 +15,5 @@ export type { Executor, ExecProcess, ProcessExit, SpawnRequest } from './executo
 export { createPipeExecutor, type PipeExecutorOptions } from './pipe-executor.js';
 export { createPtyExecutor } from './pty-executor.js';
 export { killProcessTree } from './process-tree.js';
+export { buildExecResponse, windowTokenCount, type ExecResponseInput } from './exec-response.js';
+export type { CapturedText } from './output-window.js';

@@ -1,14 +1,20 @@
 import {
   ErrorCode,
-  budgetOutput,
   errorResult,
-  okResult,
   resolveWorkspacePath,
   type ToolContext,
   type ToolImplementation,
   type ToolResult,
 } from '@toolhost/core';
-import { YIELD_TIME_BOUNDS, execCommandSchema, formatExecOutput, writeStdinSchema, type ExecCommandArgs, type WriteStdinArgs } from '@toolhost/exec';
+import {
+  buildExecResponse,
+  clampYieldTime,
+  execCommandSchema,
+  normalizeWriteStdinArgs,
+  writeStdinSchema,
+  type ExecCommandArgs,
+  type WriteStdinArgs,
+} from '@toolhost/exec';
 import { matchesInput, matchesScript, type FakeCommand } from './fake-command.js';
 
 /** Marks a result whose command matched no script (the fake host throws on it when strict). */
@@ -33,7 +39,6 @@ interface FakeSession {
   queued: string[];
 }
 
-const clampYield = (ms: number) => Math.min(YIELD_TIME_BOUNDS.max, Math.max(YIELD_TIME_BOUNDS.min, ms));
 
 /** Creates exec_command / write_stdin that answer from scripted commands in virtual time, formatted like the real tools. */
 export function createScriptedExecTools(commands: readonly FakeCommand[]): ScriptedExecTools {
@@ -83,33 +88,27 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
     return { text, spentMs: budgetMs };
   };
 
-  // Same budgeting as the real exec response: the whole text when it fits, else head + marker + tail, shrunk
-  // until the complete response is within max_output_tokens.
-  const respond = async (session: FakeSession, text: string, wallTimeMs: number, context: ToolContext): Promise<ToolResult> => {
-    const { tokenizer, maxOutputTokens: limit } = context;
-    const exited = session.exitCode !== undefined;
-    const originalTokenCount = tokenizer.count(text);
-    const parts = { chunkId: chunkId(), wallTimeMs, exitCode: session.exitCode, sessionId: exited ? undefined : session.id, originalTokenCount };
-    let available = limit - tokenizer.count(formatExecOutput({ ...parts, preview: '' }));
+  // The real exec response builder, over output that is wholly in memory.
+  const respond = (session: FakeSession, text: string, wallTimeMs: number, context: ToolContext): ToolResult => {
     let spoolPath: string | undefined;
-    let output = '';
-    for (let attempt = 0; attempt < 8; attempt++) {
-      let preview: string;
-      if (spoolPath === undefined && tokenizer.isWithin(text, Math.max(0, available))) preview = text;
-      else {
-        spoolPath ??= await context.spool.save('exec_command', text);
-        preview = available <= 0 ? '' : budgetOutput(text, available, tokenizer, { note: `Full output: ${spoolPath}` }).text;
-      }
-      output = formatExecOutput({ ...parts, preview });
-      const total = tokenizer.count(output);
-      if (total <= limit || available <= 0) break;
-      available -= Math.max(1, total - limit);
-    }
-    const data: Record<string, unknown> = { wall_time_ms: wallTimeMs, original_token_count: originalTokenCount, truncated: spoolPath !== undefined };
-    if (!exited) data.session_id = session.id;
-    if (exited) data.exit_code = session.exitCode;
-    if (spoolPath !== undefined) data.spool_path = spoolPath;
-    return okResult(output, data);
+    return buildExecResponse({
+      chunkId: chunkId(),
+      wallTimeMs,
+      exitCode: session.exitCode,
+      sessionId: session.id,
+      captured: { head: text, tail: '', omittedChars: 0 },
+      tokenizer: context.tokenizer,
+      maxOutputTokens: context.maxOutputTokens,
+      spoolPath() {
+        if (spoolPath === undefined) {
+          const writer = context.spool.open('exec_command');
+          writer.write(text);
+          void writer.end();
+          spoolPath = writer.path;
+        }
+        return spoolPath;
+      },
+    });
   };
 
   const execCommand: ToolImplementation = {
@@ -136,7 +135,7 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
       // Like the real host, every started command takes a session ID, whether or not it outlives the call.
       const session: FakeSession = { id: nextSessionId++, script, elapsedMs: 0, printed: false, queued: [] };
       sessions.set(session.id, session);
-      const { text, spentMs } = advance(session, clampYield(args.yield_time_ms));
+      const { text, spentMs } = advance(session, clampYieldTime(args.yield_time_ms));
       return respond(session, text, spentMs, context);
     },
   };
@@ -144,7 +143,7 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
   const writeStdin: ToolImplementation = {
     name: 'write_stdin',
     schema: writeStdinSchema,
-    normalize: (args) => (typeof args.session_id === 'string' && /^\d+$/.test(args.session_id) ? { ...args, session_id: Number(args.session_id) } : args),
+    normalize: normalizeWriteStdinArgs,
     async execute(raw, context) {
       const args = raw as WriteStdinArgs;
       const session = sessions.get(args.session_id);
@@ -163,7 +162,7 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
           { exit_code: session.exitCode },
         );
       }
-      const { text, spentMs } = advance(session, clampYield(args.yield_time_ms), args.chars);
+      const { text, spentMs } = advance(session, clampYieldTime(args.yield_time_ms), args.chars);
       return respond(session, text, spentMs, context);
     },
   };
