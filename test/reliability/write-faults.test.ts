@@ -141,13 +141,14 @@ describe('fault injection through the Workspace interface', () => {
   it('restores random trees after a random write fault (fast-check)', async () => {
     let faulted = 0;
     await fc.assert(
-      fc.asyncProperty(fuzzCaseArbitrary, fc.integer({ min: 1, max: 3 }), async ([tree, patch], failAt) => {
+      fc.asyncProperty(fuzzCaseArbitrary, fc.integer({ min: 1, max: 3 }), fc.boolean(), async ([tree, patch], failAt, failRemoval) => {
         writeFuzzTree(sandbox, tree);
         const before = checksumTree(sandbox.workspace, new Set(), { directories: false });
-        const workspace = createFaultyWorkspace(createNodeWorkspace(sandbox.workspace), { failWrite: failAt, failRemove: failAt });
+        // Exactly one fault per run (a failing undo after a failing write is a second fault, reported by design).
+        const workspace = createFaultyWorkspace(createNodeWorkspace(sandbox.workspace), failRemoval ? { failRemove: failAt } : { failWrite: failAt });
         const result = await tool.execute({ input: patch.replaceAll('${OUTSIDE}', sandbox.outside) }, context(workspace));
         expect(resultShapeProblems(result)).toEqual([]);
-        const hitFault = workspace.writes >= failAt || workspace.removes >= failAt;
+        const hitFault = failRemoval ? workspace.removes >= failAt : workspace.writes >= failAt;
         if (hitFault) {
           faulted++;
           expect(result.ok, 'a patch whose write failed must not report success').toBe(false);
