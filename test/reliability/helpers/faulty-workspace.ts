@@ -6,12 +6,12 @@ export interface FaultyWorkspace extends Workspace {
   readonly removes: number;
 }
 
-/** Wraps a workspace so that write number `failWrite` (or removal number `failRemove`) throws an EIO-like error. */
+/** Wraps a workspace (every method, optional ones included) so that write number `failWrite` (or removal number `failRemove`) throws an EIO-like error. */
 export function createFaultyWorkspace(inner: Workspace, faults: { failWrite?: number; failRemove?: number } = {}): FaultyWorkspace {
   let writes = 0;
   let removes = 0;
   const fault = (what: string, path: string) => Object.assign(new Error(`EIO: injected fault, ${what} '${path}'`), { code: 'EIO' });
-  return {
+  const wrapped: FaultyWorkspace = {
     root: inner.root,
     onDisk: inner.onDisk,
     get writes() {
@@ -36,4 +36,9 @@ export function createFaultyWorkspace(inner: Workspace, faults: { failWrite?: nu
       return inner.remove(path);
     },
   };
+  if (inner.removeEmptyDirectory) {
+    const removeEmptyDirectory = inner.removeEmptyDirectory.bind(inner);
+    wrapped.removeEmptyDirectory = (path) => removeEmptyDirectory(path);
+  }
+  return wrapped;
 }
