@@ -47,7 +47,8 @@ export function createNodeWorkspace(root: string): Workspace {
       if (real.startsWith(realRoot + sep)) return { inside: true, path: relative(realRoot, real).split(sep).join('/') };
       return { inside: false, path: real };
     },
-    readFile: async (path) => new Uint8Array(await fs.readFile(abs(path))),
+    // A Buffer is a Uint8Array: hand it over without a copy.
+    readFile: (path) => fs.readFile(abs(path)),
     async writeFile(path, data, options) {
       // Write through symlinks to their target, never replacing the link with a regular file.
       let target = abs(path);
