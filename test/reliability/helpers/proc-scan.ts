@@ -74,7 +74,7 @@ export function countOpenFds(): number {
   return readdirSync('/proc/self/fd').length;
 }
 
-/** Waits until `check` holds or `attempts` turns of the event loop and timers pass; returns the last value. */
+/** Polls `read` until `done` accepts its value or the deadline passes (for state with no event, like /proc); returns the last value. */
 export async function settle<T>(read: () => T, done: (value: T) => boolean, deadlineMs = 10_000): Promise<T> {
   const end = Date.now() + deadlineMs;
   let value = read();
