@@ -34,7 +34,20 @@ export function createFileSpool(directory?: string): Spool & { readonly director
       },
       write(chunk) {
         bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-        if (!stream.destroyed) stream.write(chunk);
+        if (stream.destroyed || stream.writableEnded) return true;
+        return stream.write(chunk);
+      },
+      drained() {
+        if (!stream.writableNeedDrain || stream.destroyed) return Promise.resolve();
+        return new Promise<void>((resolve) => {
+          const done = () => {
+            stream.off('drain', done);
+            stream.off('close', done);
+            resolve();
+          };
+          stream.on('drain', done);
+          stream.on('close', done);
+        });
       },
       async end() {
         if (!stream.writableEnded) stream.end();

@@ -2,7 +2,10 @@
 export interface SpoolWriter {
   readonly path: string;
   readonly bytesWritten: number;
-  write(chunk: Uint8Array | string): void;
+  /** Queues a chunk; false when the writer's backlog is over its high-water mark (wait for `drained()`). */
+  write(chunk: Uint8Array | string): boolean;
+  /** Resolves once the backlog has been flushed (at once when there is none). */
+  drained(): Promise<void>;
   end(): Promise<void>;
 }
 
@@ -40,7 +43,9 @@ export function createMemorySpool(): MemorySpool {
         const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
         bytes += typeof chunk === 'string' ? new TextEncoder().encode(chunk).length : chunk.length;
         chunks.push(text);
+        return true;
       },
+      drained: () => Promise.resolve(),
       async end() {},
     };
   };

@@ -12,6 +12,8 @@ export interface ExecSessionParts {
   process: ExecProcess;
   capture: OutputCapture;
   spool: SessionSpool;
+  /** Pauses and resumes reading the process's output; shared with other holders (see FlowControl). */
+  flow: { pause(): void; resume(): void };
   onOutput?: (sessionId: number, chunk: string) => void;
 }
 
@@ -52,9 +54,18 @@ export class ExecSession {
         // A failing UI hook must not break the session.
       }
     };
+    let waitingForSpool = false;
     this.process.onData((chunk) => {
       if (this.released) return;
-      this.spool.write(chunk);
+      // Backpressure: a command that prints faster than the disk takes it is paused, so memory stays bounded.
+      if (!this.spool.write(chunk) && !waitingForSpool) {
+        waitingForSpool = true;
+        parts.flow.pause();
+        void this.spool.drained().then(() => {
+          waitingForSpool = false;
+          parts.flow.resume();
+        });
+      }
       emit(this.capture.append(chunk));
     });
     this.process.onSettled((exit) => {

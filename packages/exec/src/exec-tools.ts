@@ -3,6 +3,7 @@ import { execCommandSchema, normalizeWriteStdinArgs, writeStdinSchema, YIELD_TIM
 import { defaultExecGateway, type ExecGateway } from './exec-gateway.js';
 import { buildExecResponse } from './exec-response.js';
 import { ExecSession } from './exec-session.js';
+import { createFlowControl } from './flow-control.js';
 import type { Executor } from './executor.js';
 import { PipeCapture, TerminalCapture } from './output-capture.js';
 import { createPipeExecutor } from './pipe-executor.js';
@@ -149,17 +150,22 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
       maxOutputTokens: context.maxOutputTokens,
       spoolPath: () => session.spoolPath(),
     });
-    if (exit) finish(session, exit.exitCode);
-    else session.announced = true;
+    if (exit) {
+      const released = finish(session, exit.exitCode);
+      // The response names the spool file: let it hold every byte before the caller can read it.
+      if (result.data?.spool_path !== undefined) await released;
+    } else session.announced = true;
     return result;
   };
 
   /** The exit was reported: free the buffers, keep the session only while background processes remain. */
-  const finish = (session: ExecSession, exitCode: number) => {
+  const finish = (session: ExecSession, exitCode: number): Promise<void> => {
     session.exitReported = true;
     if (session.announced) exited.set(session.id, exitCode);
-    track(session.release());
+    const released = session.release();
+    track(released);
     if (!session.hasLingeringProcesses()) sessions.delete(session.id);
+    return released;
   };
 
   const execCommand: ToolImplementation = {
@@ -216,12 +222,14 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         const message = error instanceof Error ? error.message : String(error);
         return errorResult(ErrorCode.SpawnFailed, `Could not start ${shell.file}: ${message}`);
       }
+      const flow = createFlowControl(child);
       const session = new ExecSession({
         id,
         cmd: args.cmd,
         tty: args.tty,
         process: child,
-        capture: args.tty ? new TerminalCapture({ rows, cols, flow: child, decode: Boolean(options.onOutput) }) : new PipeCapture(),
+        flow,
+        capture: args.tty ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) }) : new PipeCapture(),
         spool: new SessionSpool(context.spool, `exec-${id}`),
         onOutput: options.onOutput,
       });

@@ -25,15 +25,19 @@ export class SessionSpool {
     return (this.writer?.bytesWritten ?? 0) + this.pendingBytes;
   }
 
-  write(chunk: Uint8Array): void {
-    if (this.ended) return;
-    if (this.writer) {
-      this.writer.write(chunk);
-      return;
-    }
+  /** Takes a chunk; false when the file's write backlog is full and the producer should pause until `drained()`. */
+  write(chunk: Uint8Array): boolean {
+    if (this.ended) return true;
+    if (this.writer) return this.writer.write(chunk);
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
     if (this.pendingBytes > this.threshold) this.open();
+    return true;
+  }
+
+  /** Resolves once the file's write backlog has been flushed. */
+  drained(): Promise<void> {
+    return this.writer && !this.ended ? this.writer.drained() : Promise.resolve();
   }
 
   /** Opens the file (writing what was held) and returns its path; undefined once ended without a file. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gptTokenizer, type ShellKind, type Tokenizer, type ToolContext, type ToolResult } from '@toolhost/core';
+import { gptTokenizer, type ShellKind, type Spool, type Tokenizer, type ToolContext, type ToolResult } from '@toolhost/core';
 import { createFileSpool, createNodeWorkspace } from '@toolhost/core/node';
 import { createExecTools, type ExecTools, type ExecToolsOptions } from '../exec-tools.js';
 
@@ -25,11 +25,12 @@ export interface HarnessContext {
 }
 
 /** Creates a harness; `dispose()` closes the tools and removes the folders. */
-export function createExecHarness(options: ExecToolsOptions = {}): ExecHarness {
+export function createExecHarness(options: ExecToolsOptions & { wrapSpool?: (spool: Spool) => Spool } = {}): ExecHarness {
   const root = mkdtempSync(join(tmpdir(), 'toolhost-exec-ws-'));
   const spoolDir = mkdtempSync(join(tmpdir(), 'toolhost-exec-spool-'));
   const workspace = createNodeWorkspace(root);
-  const spool = createFileSpool(spoolDir);
+  const fileSpool = createFileSpool(spoolDir);
+  const spool = options.wrapSpool ? options.wrapSpool(fileSpool) : fileSpool;
   const abort = new AbortController();
   const tools = createExecTools(options);
   const context = (overrides: Partial<HarnessContext> = {}): ToolContext => ({
@@ -52,7 +53,7 @@ export function createExecHarness(options: ExecToolsOptions = {}): ExecHarness {
     async dispose() {
       abort.abort();
       await tools.close();
-      await spool.dispose();
+      await fileSpool.dispose();
       rmSync(root, { recursive: true, force: true });
       rmSync(spoolDir, { recursive: true, force: true });
     },
