@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  shims: true,
-});
+export default packageBuild();
