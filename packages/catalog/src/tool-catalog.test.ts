@@ -77,6 +77,9 @@ describe('createToolCatalog', () => {
   it('rejects invalid and duplicate entries without adding any of a bad batch', () => {
     const catalog = createToolCatalog(ENTRIES);
     expect(() => catalog.add(entry('bad name', 'x'))).toThrow(/must match/);
+    // Dots are refused: OpenAI and Anthropic accept only letters, digits, "_" and "-" in tool names.
+    expect(() => catalog.add(entry('aws.s3.get_object', 'x'))).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+    expect(() => catalog.add(entry('slack_post_message', 'again'))).toThrow(expect.objectContaining({ code: 'duplicate_tool' }));
     expect(() => catalog.add(entry('slack_post_message', 'again'))).toThrow(/already registered/);
     expect(() => catalog.add([entry('one_tool', 'x'), entry('one_tool', 'y')])).toThrow(/listed twice/);
     expect(() => catalog.add({ ...entry('no_handler', 'x'), handler: undefined as never })).toThrow(/handler/);

@@ -1,4 +1,5 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
+import { ToolHostError } from '@toolhost/core';
 import type { CatalogEntry, CatalogMatch } from './catalog-entry.js';
 import { catalogEntrySchema } from './catalog-entry-schema.js';
 import { buildQueryTerms, type QueryTerm } from './query-terms.js';
@@ -17,7 +18,8 @@ export interface ToolCatalog {
   search(query: string, limit: number): CatalogMatch[];
 }
 
-const NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
+/** Tool names every provider accepts (OpenAI, Anthropic and MCP clients): letters, digits, `_` and `-`. */
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Field boosts: the name says most about what a tool does, tags name the service, parameters say least. */
 const FIELD_BOOST = { name: 3, tags: 1.5, description: 1, parameters: 0.5 };
@@ -122,16 +124,16 @@ export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
   const keysOf = (name: string) => [...new Set([name.toLowerCase(), nameKey(name)])];
 
   const checkEntry = (entry: CatalogEntry) => {
-    if (!entry || typeof entry !== 'object') throw new TypeError('catalog entry must be an object');
+    if (!entry || typeof entry !== 'object') throw new ToolHostError('invalid_options', 'catalog entry must be an object');
     if (typeof entry.name !== 'string' || !NAME.test(entry.name)) {
-      throw new TypeError(`catalog entry name ${JSON.stringify(entry.name)} must match ${NAME}`);
+      throw new ToolHostError('invalid_options', `catalog entry name ${JSON.stringify(entry.name)} must match ${NAME}`);
     }
-    if (records.has(entry.name)) throw new TypeError(`catalog entry ${entry.name} is already registered`);
-    if (typeof entry.description !== 'string') throw new TypeError(`catalog entry ${entry.name} needs a description`);
-    if (typeof entry.handler !== 'function') throw new TypeError(`catalog entry ${entry.name} needs a handler function`);
-    if (!entry.inputSchema || typeof entry.inputSchema !== 'object') throw new TypeError(`catalog entry ${entry.name} needs an inputSchema object`);
+    if (records.has(entry.name)) throw new ToolHostError('duplicate_tool', `catalog entry ${entry.name} is already registered`);
+    if (typeof entry.description !== 'string') throw new ToolHostError('invalid_options', `catalog entry ${entry.name} needs a description`);
+    if (typeof entry.handler !== 'function') throw new ToolHostError('invalid_options', `catalog entry ${entry.name} needs a handler function`);
+    if (!entry.inputSchema || typeof entry.inputSchema !== 'object') throw new ToolHostError('invalid_options', `catalog entry ${entry.name} needs an inputSchema object`);
     if (entry.tags !== undefined && (!Array.isArray(entry.tags) || entry.tags.some((tag) => typeof tag !== 'string'))) {
-      throw new TypeError(`catalog entry ${entry.name} tags must be an array of strings`);
+      throw new ToolHostError('invalid_options', `catalog entry ${entry.name} tags must be an array of strings`);
     }
   };
 
@@ -208,7 +210,7 @@ export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
       const names = new Set<string>();
       for (const item of list) {
         checkEntry(item);
-        if (names.has(item.name)) throw new TypeError(`catalog entry ${item.name} is listed twice`);
+        if (names.has(item.name)) throw new ToolHostError('duplicate_tool', `catalog entry ${item.name} is listed twice`);
         names.add(item.name);
       }
       for (const item of list) addOne(item);
