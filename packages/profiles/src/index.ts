@@ -18,9 +18,9 @@ export {
   searchToolsDescription,
   codeSearchDescription,
 } from './tool-descriptions.js';
+export { isVerificationCommand } from './verification-command.js';
 export {
   createVerificationGate,
-  isVerificationCommand,
   type VerificationGate,
   type VerificationGateOptions,
 } from './verification-gate.js';

@@ -273,7 +273,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   // Every result, errors included, fits its budget; the complete text goes to the spool.
   const fit = async (name: string, result: ToolResult, budget: number): Promise<ToolResult> => {
     if (options.tokenizer.isWithin(result.output, budget)) return result;
-    const path = await options.spool.save(String(name).slice(0, 60), result.output);
+    // A tool that already spooled its complete output (exec) keeps that file; only other text is spooled here.
+    const existing = result.data?.spool_path;
+    const path = typeof existing === 'string' ? existing : await options.spool.save(String(name).slice(0, 60), result.output);
     const fitted = budgetOutput(result.output, budget, options.tokenizer, { note: `Full output: ${path}` });
     const fittedResult: ToolResult = { ...result, output: fitted.text, data: { ...result.data, truncated: true, spool_path: path } };
     if (result.error) fittedResult.error = { code: result.error.code, message: fitted.text };

@@ -1,4 +1,5 @@
 import { ErrorCode, errorResult, type ToolResult } from '@toolhost/core';
+import { isVerificationCommand } from './verification-command.js';
 
 /** Options of the anti-blind-editing gate. */
 export interface VerificationGateOptions {
@@ -8,26 +9,6 @@ export interface VerificationGateOptions {
   isVerification?: (cmd: string) => boolean;
   /** Tools whose successful calls count as mutations (default: apply_patch). */
   mutatingTools?: readonly string[];
-}
-
-const VERIFICATION_PATTERNS: readonly RegExp[] = [
-  /\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|tests|build|lint|typecheck|type-check|check|ci|verify)\b/,
-  /\b(?:npx\s+|pnpm\s+exec\s+|bunx\s+)?(?:vitest|jest|mocha|ava|tap|playwright\s+test|tsc|eslint|biome|prettier\s+--check|oxlint)\b/,
-  /\bnode\s+--test\b/,
-  /\b(?:python3?\s+-m\s+)?(?:pytest|unittest|mypy|ruff|flake8|pylint|pyright|tox|nox)\b/,
-  /\bcargo\s+(?:test|build|check|clippy|nextest)\b/,
-  /\bgo\s+(?:test|build|vet)\b/,
-  /\bgolangci-lint\b/,
-  /\bmake(?:\s+(?:test|check|build|lint|all))?\s*$/,
-  /\bmake\s+(?:test|check|build|lint)\b/,
-  /\b(?:mvn|gradle|gradlew|\.\/gradlew)\s+(?:\S+\s+)*(?:test|build|verify|check)\b/,
-  /\bdotnet\s+(?:test|build)\b/,
-  /\b(?:ctest|swift\s+(?:test|build)|mix\s+test|rspec|bundle\s+exec\s+rspec|phpunit|deno\s+(?:test|check|lint))\b/,
-];
-
-/** The default classifier: true for test, build, lint and typecheck commands. */
-export function isVerificationCommand(cmd: string): boolean {
-  return cmd.split(/&&|\|\||;|\n/).some((part) => VERIFICATION_PATTERNS.some((pattern) => pattern.test(part.trim())));
 }
 
 /** The anti-blind-editing gate: blocks mutations after too many without a successful verification. */
