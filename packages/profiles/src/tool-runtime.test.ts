@@ -142,6 +142,19 @@ describe('dispatch', () => {
     expect(huge.output.length).toBeLessThan(1000);
   });
 
+  it("keeps a tool's own spool file when the output still has to be cut", async () => {
+    const spooling: ToolImplementation = {
+      ...recordingTool('exec_command').implementation,
+      execute: async () => okResult('header\n' + 'x '.repeat(5000), { spool_path: '/spool/complete.log' }),
+    };
+    const { runtime, spool } = makeRuntime({ exec_command: spooling });
+    const result = await runtime.call('exec_command', { cmd: 'x', max_output_tokens: 50 });
+    expect(result.data?.spool_path).toBe('/spool/complete.log');
+    expect(result.output).toContain('Full output: /spool/complete.log');
+    expect(approximateTokenizer.count(result.output)).toBeLessThanOrEqual(50);
+    expect(spool.read('memory://spool/0001-exec_command.txt')).toBeUndefined();
+  });
+
   it('throws ToolHostError host_closed after close()', async () => {
     const { runtime } = makeRuntime();
     await runtime.close();
