@@ -25,3 +25,4 @@ export {
   type VerificationGateOptions,
 } from './verification-gate.js';
 export { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions, type BuiltinImplementations } from './tool-runtime.js';
+export { checkProfileSettings, type ProfileSettings } from './profile-settings.js';

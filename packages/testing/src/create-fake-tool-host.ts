@@ -13,8 +13,7 @@ import type { CatalogEntry } from '@toolhost/catalog';
 import { createApplyPatchTool } from '@toolhost/patch';
 import { createCodeSearchTool } from '@toolhost/code-search';
 import {
-  SHELL_PROFILE_SETTINGS,
-  TOOL_PROFILES,
+  checkProfileSettings,
   createToolRuntime,
   currentShellEnvironment,
   resolveShellProfile,
@@ -72,13 +71,8 @@ export interface FakeToolHost extends ToolHost {
 
 function checkOptions(options: FakeToolHostOptions): void {
   if (!options || typeof options !== 'object') throw new ToolHostError('invalid_options', 'createFakeToolHost needs an options object');
-  const { profile, shellProfile, commands } = options;
-  if (profile !== undefined && !TOOL_PROFILES.includes(profile)) {
-    throw new ToolHostError('invalid_options', `profile must be one of ${TOOL_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
-  }
-  if (shellProfile !== undefined && !SHELL_PROFILE_SETTINGS.includes(shellProfile)) {
-    throw new ToolHostError('invalid_options', `shellProfile must be one of ${SHELL_PROFILE_SETTINGS.join(', ')}, got ${JSON.stringify(shellProfile)}`);
-  }
+  checkProfileSettings(options);
+  const { commands } = options;
   for (const command of commands ?? []) {
     if (typeof command?.match !== 'string' && !(command?.match instanceof RegExp)) {
       throw new ToolHostError('invalid_options', 'each scripted command needs a string or RegExp `match`');

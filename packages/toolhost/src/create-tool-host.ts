@@ -7,8 +7,7 @@ import { createExecTools, type ExecGateway } from '@toolhost/exec';
 import { createApplyPatchTool } from '@toolhost/patch';
 import { createCodeSearchTool } from '@toolhost/code-search';
 import {
-  SHELL_PROFILE_SETTINGS,
-  TOOL_PROFILES,
+  checkProfileSettings,
   createToolRuntime,
   currentShellEnvironment,
   resolveShellProfile,
@@ -64,12 +63,7 @@ function checkOptions(options: ToolHostOptions): void {
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
     throw new ToolHostError('invalid_options', `workspace ${workspace} is not an existing folder`);
   }
-  if (profile !== undefined && !TOOL_PROFILES.includes(profile)) {
-    throw new ToolHostError('invalid_options', `profile must be one of ${TOOL_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
-  }
-  if (shellProfile !== undefined && !SHELL_PROFILE_SETTINGS.includes(shellProfile)) {
-    throw new ToolHostError('invalid_options', `shellProfile must be one of ${SHELL_PROFILE_SETTINGS.join(', ')}, got ${JSON.stringify(shellProfile)}`);
-  }
+  checkProfileSettings({ profile, shellProfile });
 }
 
 /** Creates a tool host over a real workspace folder. */
