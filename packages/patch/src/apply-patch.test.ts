@@ -278,6 +278,17 @@ describe('apply_patch workspace boundary', () => {
     expect(files).toEqual({ a: 'x\n' });
   });
 
+  it('a context line that looks like a header never runs as a file operation', async () => {
+    const { result, files } = await run(
+      { 'docs/x.md': 'Example:\nold\n*** Delete File: src/main.ts\n', 'src/main.ts': 'main\n' },
+      patch('*** Update File: docs/x.md', '@@', ' Example:', '-old', '+new', ' *** Delete File: src/main.ts'),
+    );
+    expect(result.output).toBe('Success. Updated the following files:\nM docs/x.md\n');
+    expect(files).toEqual({ 'docs/x.md': 'Example:\nnew\n*** Delete File: src/main.ts\n', 'src/main.ts': 'main\n' });
+    const moved = await run({ 'a.md': 'old\n*** Move to: b.md\n' }, patch('*** Update File: a.md', '-old', '+new', ' *** Move to: b.md'));
+    expect(moved.files).toEqual({ 'a.md': 'new\n*** Move to: b.md\n' });
+  });
+
   it('accepts an absolute path inside the workspace', async () => {
     const { files, result } = await run({ a: 'x\n' }, patch('*** Update File: /workspace/a', '-x', '+y'));
     expect(result.output).toContain('M a');

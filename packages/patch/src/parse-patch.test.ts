@@ -97,6 +97,61 @@ describe('parsePatch', () => {
     expect(parsed(patch('*** Update File: a', '*** Move to: b'))).toMatchObject([{ kind: 'update', moveTo: 'b', chunks: [] }]);
   });
 
+  it('reads a space-led line in an Update body as context even when it looks like a marker', () => {
+    const [update, ...rest] = parsed(
+      patch(
+        '*** Update File: docs/x.md',
+        ' *** Move to: elsewhere.md',
+        '@@',
+        ' Example:',
+        '-old',
+        '+new',
+        ' *** Delete File: src/main.ts',
+        ' *** Add File: y',
+        ' *** Update File: z',
+        ' *** End of File',
+        ' *** End Patch',
+        ' tail',
+      ),
+    );
+    expect(rest).toEqual([]);
+    expect(update.kind === 'update' && update.moveTo).toBeUndefined();
+    expect(update.kind === 'update' && update.chunks.map((chunk) => chunk.lines.map((line) => line.kind + line.text))).toEqual([
+      [' *** Move to: elsewhere.md'],
+      [' Example:', '-old', '+new', ' *** Delete File: src/main.ts', ' *** Add File: y', ' *** Update File: z', ' *** End of File', ' *** End Patch', ' tail'],
+    ]);
+  });
+
+  it('still accepts markers padded where they cannot be content', () => {
+    const operations = parsed(
+      patch('*** Update File: a', '-x', '+y', '\t*** Delete File: b  ', '*** Add File: c', '+c', '  *** Update File: d  ', '*** Move to: e   ', '-p', '+q', '*** End of File   ', '*** Delete File: f'),
+    );
+    expect(operations.map((operation) => `${operation.kind} ${operation.path}`)).toEqual(['update a', 'delete b', 'add c', 'update d', 'delete f']);
+    expect(operations[3]).toMatchObject({ moveTo: 'e', chunks: [{ endOfFile: true }] });
+    const tabbed = parsed(patch('*** Update File: a', '-x', '+y', '\t*** End of File'));
+    expect(tabbed[0]).toMatchObject({ chunks: [{ endOfFile: true }] });
+  });
+
+  it('takes the last line as End Patch even when padded, so a context " *** End Patch" needs a real one after it', () => {
+    const padded = parsed('*** Begin Patch\n*** Update File: a\n-x\n+y\n *** End Patch\n');
+    expect(padded[0].kind === 'update' && padded[0].chunks[0].lines.map((line) => line.kind + line.text)).toEqual(['-x', '+y']);
+    const quoted = parsed(patch('*** Update File: a', '-x', '+y', ' *** End Patch'));
+    expect(quoted[0].kind === 'update' && quoted[0].chunks[0].lines.map((line) => line.kind + line.text)).toEqual(['-x', '+y', ' *** End Patch']);
+    // A space-led End Patch in the middle is context, so what follows is still part of the body.
+    const middle = failure('*** Begin Patch\n*** Update File: a\n-x\n+y\n *** End Patch\ngarbage\n*** End Patch');
+    expect(middle.line).toBe(6);
+    expect(middle.message).toContain('expected a chunk line in a');
+  });
+
+  it('round-trips Add and Update bodies that quote the patch format', () => {
+    const format = ['*** Begin Patch', '*** Update File: p', '*** Move to: q', '@@ anchor', ' *** Delete File: r', '*** End of File', '*** End Patch'];
+    const [add, update] = parsed(
+      patch('*** Add File: doc.md', ...format.map((line) => `+${line}`), '*** Update File: other.md', ...format.map((line) => ` ${line}`), ...format.map((line) => `-${line}`)),
+    );
+    expect(add).toMatchObject({ kind: 'add', lines: format });
+    expect(update.kind === 'update' && update.chunks.map((chunk) => chunk.lines.map((line) => line.text))).toEqual([[...format, ...format]]);
+  });
+
   it('names the line and what was expected', () => {
     expect(failure('hello')).toMatchObject({ line: 1 });
     expect(failure('hello').message).toMatch(/^line 1: expected "\*\*\* Begin Patch"/);

@@ -29,12 +29,34 @@ function jsonHint(text: string): string {
   return '';
 }
 
-function isHeader(line: string): boolean {
+/**
+ * The marker text of a line inside an Update body, or undefined when the line is a chunk line. A line that starts
+ * with a space is ALWAYS context (its text is the rest), so ` *** Delete File: x` or ` *** End Patch` quoted from a
+ * file stays context; any other padding (a tab, trailing spaces) is read as a padded marker, because such a line
+ * cannot be a chunk line.
+ */
+function updateBodyMarker(line: string): string | undefined {
+  return line.startsWith(' ') ? undefined : line.trim();
+}
+
+/** Whether a line ends an Add body: a file header or End Patch. Add content lines start with "+", so padding is unambiguous there. */
+function endsAddBody(line: string): boolean {
   const trimmed = line.trim();
   return HEADER.test(trimmed) || trimmed === END;
 }
 
-/** Parses apply_patch text, accepting what models send: padding, heredoc/fence wrappers, CRLF, stacked `@@` anchors. */
+/** Whether a line ends an Update body: a file header or End Patch not led by a space (see {@link updateBodyMarker}). */
+function endsUpdateBody(line: string): boolean {
+  const marker = updateBodyMarker(line);
+  return marker !== undefined && (HEADER.test(marker) || marker === END);
+}
+
+/**
+ * Parses apply_patch text, accepting what models send: padding, heredoc/fence wrappers, CRLF, stacked `@@` anchors.
+ * Markers may be padded where they cannot be content: the Begin/End Patch lines, headers between operations and in
+ * Add bodies. Inside an Update body a line led by a space is always context. The last non-blank line is always the
+ * End Patch marker (padded or not); to keep a context line ` *** End Patch` at the very end, close with a real one.
+ */
 export function parsePatch(input: string): ParsePatchResult {
   const raw = input.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
   let first = 0;
@@ -91,7 +113,7 @@ export function parsePatch(input: string): ParsePatchResult {
     if (kind === 'Add') {
       const lines: string[] = [];
       let blankRun = 0;
-      while (index < last && !isHeader(raw[index])) {
+      while (index < last && !endsAddBody(raw[index])) {
         const content = raw[index];
         if (content.startsWith('+')) {
           for (; blankRun > 0; blankRun--) lines.push('');
@@ -105,7 +127,7 @@ export function parsePatch(input: string): ParsePatchResult {
     }
     // Update File
     let moveTo: string | undefined;
-    const move = MOVE.exec(raw[index]?.trim() ?? '');
+    const move = index < last ? MOVE.exec(updateBodyMarker(raw[index]) ?? '') : null;
     if (index < last && move) {
       if (!move[1]) return fail(index, 'expected a path after "*** Move to:".');
       moveTo = move[1];
@@ -118,20 +140,21 @@ export function parsePatch(input: string): ParsePatchResult {
       chunks.push(created);
       return created;
     };
-    while (index < last && !isHeader(raw[index])) {
+    while (index < last && !endsUpdateBody(raw[index])) {
       const content = raw[index];
       const trimmed = content.trim();
+      const marker = updateBodyMarker(content);
       if (content.startsWith('@@') || (trimmed.startsWith('@@') && !content.startsWith(' '))) {
         if (!chunk || chunk.lines.length > 0 || chunk.endOfFile) chunk = startChunk(index);
         let anchor = trimmed.slice(2).trim();
         const gitRange = GIT_RANGE.exec(anchor);
         if (gitRange) anchor = gitRange[1].trim();
         if (anchor) chunk.anchors.push(anchor);
-      } else if (trimmed === END_OF_FILE) {
+      } else if (marker === END_OF_FILE) {
         if (!chunk || chunk.lines.length === 0) return fail(index, `"${END_OF_FILE}" must follow the lines of a chunk.`);
         chunk.endOfFile = true;
         chunk = undefined;
-      } else if (MOVE.test(trimmed)) {
+      } else if (marker !== undefined && MOVE.test(marker)) {
         return fail(index, '"*** Move to:" must come right after its "*** Update File:" line.');
       } else if (content === '' || content[0] === ' ' || content[0] === '+' || content[0] === '-') {
         if (!chunk || chunk.endOfFile) chunk = startChunk(index);
