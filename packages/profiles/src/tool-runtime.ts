@@ -141,6 +141,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const catalog = createToolCatalog(options.catalog ?? []);
   const gate = createVerificationGate(options.verification);
   const abort = new AbortController();
+  // Every call in flight listens for the host closing; many concurrent calls are normal, not a leak. (Node only;
+  // reached through process.getBuiltinModule so this package imports no Node builtin.)
+  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const events = nodeProcess?.getBuiltinModule?.('node:events') as { setMaxListeners?: (n: number, target: EventTarget) => void } | undefined;
+  events?.setMaxListeners?.(0, abort.signal);
   const expanded: string[] = [];
   const pending: string[] = [];
   let closed = false;
