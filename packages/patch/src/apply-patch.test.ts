@@ -384,6 +384,67 @@ describe('apply_patch atomicity and concurrency', () => {
     expect(locks.size).toBe(0);
   });
 
+  /** A workspace whose symlink `dir` is re-pointed (by "another process") each time `dir/f.txt` is resolved. */
+  function repointingWorkspace(targets: readonly string[], events: string[] = []) {
+    const inner = createMemoryWorkspace({ 'a/f.txt': 'x\n', 'b/f.txt': 'x\n', 'c/f.txt': 'x\n', 'd/f.txt': 'x\n' });
+    inner.symlink('dir', targets[0]);
+    let resolutions = 0;
+    const workspace: Workspace = {
+      ...inner,
+      realpath: async (path) => {
+        if (path === 'dir/f.txt') inner.symlink('dir', targets[Math.min(resolutions++, targets.length - 1)]);
+        return inner.realpath(path);
+      },
+      writeFile: async (path, data, options) => {
+        events.push(`write ${path}`);
+        return inner.writeFile(path, data, options);
+      },
+    };
+    return { inner, workspace };
+  }
+  const lockKey = (key: string) => `/workspace\u0000${key}`;
+
+  it('never commits with keys it does not hold: paths that keep changing make the patch fail unwritten', async () => {
+    const events: string[] = [];
+    const { inner, workspace } = repointingWorkspace(['a', 'b', 'c', 'd'], events);
+    const locks = new PathLocks();
+    // Another patch is working on d/f.txt and holds its lock the whole time.
+    const releaseOther = await locks.acquire([lockKey('d/f.txt')]);
+    const result = await applyPatch(workspace, patch('*** Update File: dir/f.txt', '-x', '+y'), { locks });
+    expect(result.ok).toBe(false);
+    expect(result.error?.code).toBe('tool_failed');
+    expect(result.output).toContain('kept resolving to different paths');
+    expect(events).toEqual([]);
+    expect(inner.snapshot()).toEqual({ 'a/f.txt': 'x\n', 'b/f.txt': 'x\n', 'c/f.txt': 'x\n', 'd/f.txt': 'x\n' });
+    releaseOther();
+    expect(locks.size).toBe(0);
+  });
+
+  it('when a path changes after locking, it locks the new key too and waits for its holder before writing', async () => {
+    const events: string[] = [];
+    const { inner, workspace } = repointingWorkspace(['a', 'b'], events);
+    let onUnionRequested!: () => void;
+    const unionRequested = new Promise<void>((resolve) => (onUnionRequested = resolve));
+    class WatchedLocks extends PathLocks {
+      override acquire(keys: Iterable<string>) {
+        const list = [...keys];
+        if (list.includes(lockKey('a/f.txt')) && list.includes(lockKey('b/f.txt'))) onUnionRequested();
+        return super.acquire(list);
+      }
+    }
+    const locks = new WatchedLocks();
+    const releaseOther = await locks.acquire([lockKey('b/f.txt')]);
+    const pending = applyPatch(workspace, patch('*** Update File: dir/f.txt', '-x', '+y'), { locks });
+    await unionRequested;
+    events.push('other patch done');
+    releaseOther();
+    const result = await pending;
+    expect(result.ok).toBe(true);
+    expect(events).toEqual(['other patch done', 'write b/f.txt']);
+    expect(inner.snapshot()['b/f.txt']).toBe('y\n');
+    expect(locks.size).toBe(0);
+  });
+
   it('two concurrent Adds of the same path: exactly one wins', async () => {
     const workspace = createMemoryWorkspace({});
     const locks = new PathLocks();

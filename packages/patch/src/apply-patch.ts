@@ -38,8 +38,15 @@ async function applyChecked(workspace: Workspace, text: string, options: ApplyPa
     try {
       const plan = await planPatch(workspace, parsed.patch);
       const held = new Set(keys);
-      if (!plan.keys.every((key) => held.has(key)) && attempt < MAX_LOCK_ATTEMPTS) {
-        // A path changed between locking and planning (e.g. a folder appeared): lock the new set and plan again.
+      if (!plan.keys.every((key) => held.has(key))) {
+        // A path changed between locking and planning (e.g. a symlink was re-pointed): lock the union and plan again.
+        // Never commit while holding fewer keys than the plan touches; if the paths keep changing, give up unwritten.
+        if (attempt >= MAX_LOCK_ATTEMPTS) {
+          return errorResult(
+            ErrorCode.ToolFailed,
+            `The patch was not applied and no file was changed: the files it touches kept resolving to different paths while it was checked (${MAX_LOCK_ATTEMPTS} tries; symlinks or folders are being changed by something else). Wait for that to finish and send the patch again.`,
+          );
+        }
         keys = [...new Set([...keys, ...plan.keys])];
         continue;
       }
