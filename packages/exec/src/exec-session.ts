@@ -2,7 +2,8 @@ import type { CapturedText } from './output-window.js';
 import type { OutputCapture } from './output-capture.js';
 import type { ExecProcess, ProcessExit } from './executor.js';
 import type { SessionSpool } from './session-spool.js';
-import { processGroupExists } from './process-tree.js';
+import { findMarkedProcesses, killMarkedProcesses, processGroupExists } from './process-tree.js';
+import type { TableSession } from './session-table.js';
 
 /** Everything a session is built from. */
 export interface ExecSessionParts {
@@ -14,11 +15,13 @@ export interface ExecSessionParts {
   spool: SessionSpool;
   /** Pauses and resumes reading the process's output; shared with other holders (see FlowControl). */
   flow: { pause(): void; resume(): void };
+  /** Value of the TOOLHOST_SESSION variable every process of this session inherits (finds children that left the tree). */
+  marker?: string;
   onOutput?: (sessionId: number, chunk: string) => void;
 }
 
 /** One command and its process tree, output and exit state. */
-export class ExecSession {
+export class ExecSession implements TableSession {
   readonly id: number;
   readonly cmd: string;
   readonly tty: boolean;
@@ -33,6 +36,7 @@ export class ExecSession {
   private readonly process: ExecProcess;
   private readonly capture: OutputCapture;
   private readonly spool: SessionSpool;
+  private readonly marker: string | undefined;
   private released = false;
   private killing: Promise<void> | undefined;
   /** Serialises calls on this session. */
@@ -45,6 +49,7 @@ export class ExecSession {
     this.process = parts.process;
     this.capture = parts.capture;
     this.spool = parts.spool;
+    this.marker = parts.marker;
     const hook = parts.onOutput;
     const emit = (text: string | undefined) => {
       if (!hook || !text) return;
@@ -73,6 +78,11 @@ export class ExecSession {
       this.exitState = exit;
       for (const wake of this.waiters.splice(0)) wake();
     });
+  }
+
+  /** True until the process has exited and its output is drained. */
+  get running(): boolean {
+    return this.exitState === undefined;
   }
 
   /** The exit, once the process has exited and its output is drained. */
@@ -119,9 +129,14 @@ export class ExecSession {
     return this.spool.open();
   }
 
-  /** True when processes of this session's group are still around (e.g. a background child of an exited shell). */
-  hasLingeringProcesses(): boolean {
-    return !this.killing && processGroupExists(this.process.pid);
+  /**
+   * True when processes of this session are still around: in the shell's process group (e.g. a background child of an
+   * exited shell), or carrying the session marker after leaving the group (setsid, double fork).
+   */
+  async hasLingeringProcesses(): Promise<boolean> {
+    if (this.killing) return false;
+    if (processGroupExists(this.process.pid)) return true;
+    return this.marker !== undefined && (await findMarkedProcesses({ exact: this.marker })).length > 0;
   }
 
   /** Frees the output buffers and closes the spool; the process tree is left alone. */
@@ -136,7 +151,11 @@ export class ExecSession {
   /** Kills the whole process tree and releases everything. */
   kill(): Promise<void> {
     this.killing ??= (async () => {
-      await this.process.kill();
+      try {
+        await this.process.kill();
+      } finally {
+        if (this.marker !== undefined) await killMarkedProcesses({ exact: this.marker });
+      }
       await this.release();
     })();
     return this.killing;

@@ -313,6 +313,54 @@ describe('process trees', () => {
     await h.tools.close();
     expect(processesWithCommandLine('sleep 1001.3')).toEqual([]);
   });
+
+  test('close() kills a setsid child of a command that already exited (found through the session marker)', async () => {
+    const h = harness();
+    const leftovers: Array<{ pid: number; startTime: number }> = [];
+    try {
+      const result = await h.exec({ cmd: "setsid sh -c 'sleep 3001.7; exit 0' >/dev/null 2>&1 </dev/null &", yield_time_ms: 20_000 });
+      expect(result.data?.exit_code).toBe(0);
+      await eventually(() => processesWithCommandLine('sleep 3001.7').length === 1);
+      const sleeper = readProcessEntry(processesWithCommandLine('sleep 3001.7')[0]!)!;
+      const shell = readProcessEntry(sleeper.ppid)!;
+      leftovers.push(sleeper, shell);
+      // The command's shell is gone and the child left its group and lost its parent: only the marker ties it to the session.
+      expect(shell.sid).toBe(shell.pid);
+      expect(h.tools.sessionIds()).toHaveLength(1);
+      await h.tools.close();
+      // Killed: gone, or a zombie of an init that reaps late (beyond our reach), or the pid was reused.
+      for (const entry of leftovers) {
+        const now = readProcessEntry(entry.pid);
+        expect(now === undefined || now.state === 'Z' || now.startTime !== entry.startTime, `pid ${entry.pid} ${now?.state}`).toBe(true);
+      }
+    } finally {
+      for (const entry of leftovers) {
+        if (readProcessEntry(entry.pid)?.startTime === entry.startTime) process.kill(entry.pid, 'SIGKILL');
+      }
+    }
+  });
+
+  test('pruning an exited session kills its double-forked leftovers', async () => {
+    const h = harness({ maxSessions: 1 });
+    try {
+      const first = await h.exec({ cmd: "(setsid sh -c 'sleep 3002.3' >/dev/null 2>&1 </dev/null &) ; echo started", yield_time_ms: 20_000 });
+      expect(first.data?.exit_code).toBe(0);
+      await eventually(() => processesWithCommandLine('sleep 3002.3').length === 1);
+      expect(h.tools.sessionIds()).toHaveLength(1);
+      const second = await h.exec({ cmd: 'echo next', yield_time_ms: 20_000 });
+      expect(second.output).toContain('had exited; leftover background processes were killed.');
+      await eventually(() => processesWithCommandLine('sleep 3002.3').length === 0 && processesWithCommandLine('sh -c sleep 3002.3').length === 0);
+      expect(h.tools.sessionIds()).toEqual([]);
+    } finally {
+      for (const pid of [...processesWithCommandLine('sleep 3002.3'), ...processesWithCommandLine('sh -c sleep 3002.3')]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+    }
+  });
 });
 
 describe('output', () => {

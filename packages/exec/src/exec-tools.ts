@@ -9,6 +9,9 @@ import { PipeCapture, TerminalCapture } from './output-capture.js';
 import { createPipeExecutor } from './pipe-executor.js';
 import { createPtyExecutor } from './pty-executor.js';
 import { SessionSpool } from './session-spool.js';
+import { randomBytes } from 'node:crypto';
+import { killMarkedProcesses, SESSION_MARKER_VARIABLE } from './process-tree.js';
+import { SessionTable } from './session-table.js';
 import { shellCommand } from './shell-command.js';
 
 /** Options of {@link createExecTools}. */
@@ -50,25 +53,6 @@ export function clampYieldTime(ms: number): number {
   return Math.min(YIELD_TIME_BOUNDS.max, Math.max(YIELD_TIME_BOUNDS.min, ms));
 }
 
-/** Remembers at most `limit` ids with a value, forgetting the oldest. */
-class BoundedMemory<T> {
-  private readonly entries = new Map<number, T>();
-  constructor(private readonly limit: number) {}
-  set(id: number, value: T): void {
-    this.entries.delete(id);
-    this.entries.set(id, value);
-    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
-  }
-  get(id: number): T | undefined {
-    return this.entries.get(id);
-  }
-}
-
-function describeCommand(cmd: string): string {
-  const line = cmd.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
-}
-
 function childEnvironment(extra: Record<string, string> | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
@@ -87,14 +71,10 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   const pipeExecutor = options.executors?.pipe ?? createPipeExecutor();
   let ptyExecutor = options.executors?.pty;
   const baseEnv = childEnvironment(options.env);
-  const sessions = new Map<number, ExecSession>();
-  /** Exit codes of sessions whose exit a response reported, for `session_exited`. */
-  const exited = new BoundedMemory<number>(4096);
-  const pruned = new BoundedMemory<string>(4096);
+  /** Every process a command starts inherits `TOOLHOST_SESSION=<hostId>-<session id>`, so close() finds all of them. */
+  const hostId = randomBytes(6).toString('hex');
   /** Kills and releases still in flight, awaited by close(). */
   const background = new Set<Promise<unknown>>();
-  let nextId = 1;
-  let clock = 0;
   let closed = false;
   let closing: Promise<void> | undefined;
 
@@ -104,34 +84,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
     void tracked.finally(() => background.delete(tracked));
   };
 
-  const touch = (session: ExecSession) => {
-    session.lastUsed = ++clock;
-  };
-
-  /** Makes room for one more session; returns the notes that tell the model what was pruned. */
-  const prune = (): string[] => {
-    const notes: string[] = [];
-    while (sessions.size >= maxSessions) {
-      let victim: ExecSession | undefined;
-      for (const session of sessions.values()) {
-        const better =
-          !victim ||
-          (session.exit !== undefined && victim.exit === undefined) ||
-          ((session.exit !== undefined) === (victim.exit !== undefined) && session.lastUsed < victim.lastUsed);
-        if (better) victim = session;
-      }
-      if (!victim) break;
-      sessions.delete(victim.id);
-      const wasRunning = victim.exit === undefined;
-      pruned.set(victim.id, victim.cmd);
-      track(victim.kill());
-      notes.push(
-        `Note: session ${victim.id} (${describeCommand(victim.cmd)}) was pruned to stay within ${maxSessions} sessions; ` +
-          (wasRunning ? 'it was the least recently used and its process tree was killed.' : 'it had exited; leftover background processes were killed.'),
-      );
-    }
-    return notes;
-  };
+  const sessions = new SessionTable<ExecSession>({ maxSessions, onPrune: (victim) => track(victim.kill()) });
 
   /** Waits for exit or the yield time, then reads the new output and builds the response. */
   const respond = async (session: ExecSession, started: number, yieldMs: number, context: ToolContext, notes: string[]): Promise<ToolResult> => {
@@ -151,21 +104,15 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
       spoolPath: () => session.spoolPath(),
     });
     if (exit) {
-      const released = finish(session, exit.exitCode);
-      // The response names the spool file: let it hold every byte before the caller can read it.
+      sessions.reportExit(session, exit.exitCode);
+      // Free the buffers; the response names the spool file: let it hold every byte before the caller can read it.
+      const released = session.release();
+      track(released);
+      // Keep the session only while processes of it remain, so pruning and close() kill them.
+      if (!(await session.hasLingeringProcesses())) sessions.remove(session.id);
       if (result.data?.spool_path !== undefined) await released;
-    } else session.announced = true;
+    } else sessions.announce(session);
     return result;
-  };
-
-  /** The exit was reported: free the buffers, keep the session only while background processes remain. */
-  const finish = (session: ExecSession, exitCode: number): Promise<void> => {
-    session.exitReported = true;
-    if (session.announced) exited.set(session.id, exitCode);
-    const released = session.release();
-    track(released);
-    if (!session.hasLingeringProcesses()) sessions.delete(session.id);
-    return released;
   };
 
   const execCommand: ToolImplementation = {
@@ -211,9 +158,15 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
       const shell = shellCommand(context.shell, args.cmd, baseEnv);
       if (!shell.ok) return errorResult(ErrorCode.SpawnFailed, shell.message);
       if (closed) return errorResult(ErrorCode.ToolFailed, 'exec_command is unavailable because the tool host is closing.');
-      const notes = prune();
-      const id = nextId++;
-      const env = { ...baseEnv, TERM: args.tty ? 'xterm-256color' : 'dumb', ...(options.env?.TERM ? { TERM: options.env.TERM } : {}) };
+      const notes = sessions.prune();
+      const id = sessions.allocateId();
+      const marker = `${hostId}-${id}`;
+      const env = {
+        ...baseEnv,
+        TERM: args.tty ? 'xterm-256color' : 'dumb',
+        ...(options.env?.TERM ? { TERM: options.env.TERM } : {}),
+        [SESSION_MARKER_VARIABLE]: marker,
+      };
       let child;
       try {
         const executor = args.tty ? (ptyExecutor ??= createPtyExecutor()) : pipeExecutor;
@@ -232,26 +185,12 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         capture: args.tty ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) }) : new PipeCapture(),
         spool: new SessionSpool(context.spool, `exec-${id}`),
         onOutput: options.onOutput,
+        marker,
       });
-      sessions.set(id, session);
-      touch(session);
+      sessions.add(session);
       if (closed) track(session.kill());
       return session.serialize(() => respond(session, started, clampYieldTime(args.yield_time_ms), context, notes));
     },
-  };
-
-  const missingSession = (id: number): ToolResult => {
-    const code = exited.get(id);
-    if (code !== undefined) {
-      return errorResult(ErrorCode.SessionExited, `Session ${id} has already exited with code ${code}; its output was returned. Start a new command with exec_command.`, { exit_code: code });
-    }
-    const cmd = pruned.get(id);
-    if (cmd !== undefined) {
-      return errorResult(ErrorCode.UnknownSession, `Session ${id} (${describeCommand(cmd)}) was pruned to stay within ${maxSessions} sessions and its process was killed; start it again with exec_command.`);
-    }
-    const running = [...sessions.values()].filter((session) => session.exit === undefined && session.announced).map((session) => session.id);
-    const hint = running.length > 0 ? `Running sessions: ${running.join(', ')}.` : 'No session is running.';
-    return errorResult(ErrorCode.UnknownSession, `No session with ID ${id}. ${hint} Use the session ID from a "Process running with session ID N" result, or start a command with exec_command.`);
   };
 
   const writeStdin: ToolImplementation = {
@@ -261,11 +200,11 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
     async execute(rawArgs, context) {
       const started = performance.now();
       const args = rawArgs as WriteStdinArgs;
-      const session = sessions.get(args.session_id);
-      if (!session || session.exitReported) return missingSession(args.session_id);
-      touch(session);
+      const session = sessions.live(args.session_id);
+      if (!session) return sessions.missing(args.session_id);
+      sessions.touch(session);
       return session.serialize(async () => {
-        if (session.exitReported) return missingSession(args.session_id);
+        if (session.exitReported) return sessions.missing(args.session_id);
         const notes: string[] = [];
         if (args.chars.length > 0) {
           if (session.exit) notes.push('Note: the input was not delivered because the process had already exited.');
@@ -279,14 +218,14 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   return {
     execCommand,
     writeStdin,
-    sessionIds: () => [...sessions.keys()],
+    sessionIds: () => sessions.ids(),
     close() {
       closing ??= (async () => {
         closed = true;
-        const all = [...sessions.values()];
-        sessions.clear();
-        await Promise.allSettled(all.map((session) => session.kill()));
+        await Promise.allSettled(sessions.clear().map((session) => session.kill()));
         while (background.size > 0) await Promise.allSettled([...background]);
+        // Whatever any session started and that escaped its tree (setsid, double fork) carries this host's marker.
+        await killMarkedProcesses({ prefix: `${hostId}-` });
       })();
       return closing;
     },

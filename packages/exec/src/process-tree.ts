@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 
 /** One row of the process table, as read from `/proc/<pid>/stat`. */
 export interface ProcessEntry {
@@ -48,28 +49,11 @@ export function readProcessEntry(pid: number): ProcessEntry | undefined {
  * lead both), plus every descendant by parent link, including children that moved to another group or session.
  */
 export function processTreeMembers(table: Map<number, ProcessEntry>, rootPid: number): Set<number> {
-  const members = new Set<number>();
+  const roots: number[] = [];
   for (const entry of table.values()) {
-    if (entry.pid === rootPid || entry.pgid === rootPid || entry.sid === rootPid) members.add(entry.pid);
+    if (entry.pid === rootPid || entry.pgid === rootPid || entry.sid === rootPid) roots.push(entry.pid);
   }
-  const children = new Map<number, number[]>();
-  for (const entry of table.values()) {
-    const list = children.get(entry.ppid);
-    if (list) list.push(entry.pid);
-    else children.set(entry.ppid, [entry.pid]);
-  }
-  const queue = [...members];
-  while (queue.length > 0) {
-    const pid = queue.pop()!;
-    for (const child of children.get(pid) ?? []) {
-      if (!members.has(child)) {
-        members.add(child);
-        queue.push(child);
-      }
-    }
-  }
-  members.delete(process.pid);
-  return members;
+  return withDescendants(table, roots);
 }
 
 /** True while any process of the group led by `pgid` exists (zombies included). */
@@ -102,34 +86,129 @@ function settled(pid: number, members: Set<number>): boolean {
   return !(members.has(entry.ppid) && isAlive(readProcessEntry(entry.ppid)));
 }
 
+/** The environment variable that marks every process a command starts: `<host id>-<session id>`. */
+export const SESSION_MARKER_VARIABLE = 'TOOLHOST_SESSION';
+
+/** Which marked processes to find: one session's (`exact`) or every session's of one host (`prefix`). */
+export type MarkerMatch = { exact: string } | { prefix: string };
+
+function environHolds(environ: Buffer, match: MarkerMatch): boolean {
+  const needle = Buffer.from(`${SESSION_MARKER_VARIABLE}=${'exact' in match ? match.exact : match.prefix}`, 'latin1');
+  for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
+    if (at > 0 && environ[at - 1] !== 0) continue;
+    if ('prefix' in match) return true;
+    const end = at + needle.length;
+    if (end === environ.length || environ[end] === 0) return true;
+  }
+  return false;
+}
+
 /**
- * Kills the whole tree of `rootPid` with SIGKILL, leaves first and oldest first, one at a time, waiting for each to be
- * reaped by its parent while that parent still lives. A shell thus reaps its background children before its foreground
- * child dies and it exits, so nothing is orphaned as a zombie (orphans adopted by an init that does not reap are beyond
- * our reach). Falls back to killing the process group where `/proc` is unavailable. Not on any hot path: it polls `/proc`.
+ * Pids of the processes whose environment carries the session marker, found by reading `/proc/<pid>/environ`
+ * (readable for processes of the same user, and for all as root). This finds children that left the process group
+ * and lost their parent (setsid, double fork); only a child that scrubbed its environment escapes. Empty without `/proc`.
  */
-export async function killProcessTree(rootPid: number, options: { reapWaitMs?: number; maxRounds?: number; deadlineMs?: number } = {}): Promise<void> {
+export async function findMarkedProcesses(match: MarkerMatch): Promise<number[]> {
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  await Promise.all(
+    names.map(async (name) => {
+      const code = name.charCodeAt(0);
+      if (code < 48 || code > 57) return;
+      const pid = Number(name);
+      if (pid === process.pid) return;
+      try {
+        if (environHolds(await readFile(`/proc/${pid}/environ`), match)) found.push(pid);
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }),
+  );
+  return found.sort((a, b) => a - b);
+}
+
+/** The given pids and every descendant of theirs by parent link. */
+function withDescendants(table: Map<number, ProcessEntry>, roots: Iterable<number>): Set<number> {
+  const members = new Set<number>();
+  for (const pid of roots) if (table.has(pid)) members.add(pid);
+  const children = new Map<number, number[]>();
+  for (const entry of table.values()) {
+    const list = children.get(entry.ppid);
+    if (list) list.push(entry.pid);
+    else children.set(entry.ppid, [entry.pid]);
+  }
+  const queue = [...members];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    for (const child of children.get(pid) ?? []) {
+      if (!members.has(child)) {
+        members.add(child);
+        queue.push(child);
+      }
+    }
+  }
+  members.delete(process.pid);
+  return members;
+}
+
+interface KillOptions {
+  reapWaitMs?: number;
+  maxRounds?: number;
+  deadlineMs?: number;
+}
+
+/**
+ * Kills the processes `collect` names with SIGKILL, leaves first and oldest first, one at a time, waiting for each to be
+ * reaped by its parent while that parent still lives; a pid is signalled only while its start time is the one read, so a
+ * recycled pid is never hit. Returns false when `/proc` is unavailable.
+ */
+async function killMembers(collect: (table: Map<number, ProcessEntry>) => Set<number> | Promise<Set<number>>, options: KillOptions): Promise<boolean> {
   const reapWaitMs = options.reapWaitMs ?? 150;
   const maxRounds = options.maxRounds ?? 32;
   const deadline = Date.now() + (options.deadlineMs ?? 3_000);
-  if (!Number.isInteger(rootPid) || rootPid <= 1 || rootPid === process.pid) return;
   for (let round = 0; round < maxRounds && Date.now() < deadline; round++) {
     const table = readProcessTable();
-    if (!table) break;
-    const members = processTreeMembers(table, rootPid);
-    const alive = [...members].map((pid) => table.get(pid)!).filter(isAlive);
-    if (alive.length === 0) return;
+    if (!table) return false;
+    const members = await collect(table);
+    const alive = [...members].map((pid) => table.get(pid)).filter((entry): entry is ProcessEntry => isAlive(entry));
+    if (alive.length === 0) return true;
     const parents = new Set(alive.map((entry) => entry.ppid));
     let leaves = alive.filter((entry) => !parents.has(entry.pid));
     if (leaves.length === 0) leaves = alive;
     leaves.sort((a, b) => a.startTime - b.startTime || a.pid - b.pid);
     for (const leaf of leaves) {
+      if (readProcessEntry(leaf.pid)?.startTime !== leaf.startTime) continue;
       signal(leaf.pid, 'SIGKILL');
       if (Date.now() >= deadline) continue;
       const waitUntil = Math.min(deadline, Date.now() + reapWaitMs);
       while (!settled(leaf.pid, members) && Date.now() < waitUntil) await delay(2);
     }
   }
+  return true;
+}
+
+/**
+ * Kills every process carrying the session marker (see {@link findMarkedProcesses}) and their descendants, leaves first,
+ * like {@link killProcessTree}. Used for children of a session that left its process group and lost their parent.
+ */
+export async function killMarkedProcesses(match: MarkerMatch, options: KillOptions = {}): Promise<void> {
+  await killMembers(async (table) => withDescendants(table, await findMarkedProcesses(match)), options);
+}
+
+/**
+ * Kills the whole tree of `rootPid` with SIGKILL, leaves first and oldest first, one at a time, waiting for each to be
+ * reaped by its parent while that parent still lives. A shell thus reaps its background children before its foreground
+ * child dies and it exits, so nothing is orphaned as a zombie (orphans adopted by an init that does not reap are beyond
+ * our reach). Falls back to killing the process group where `/proc` is unavailable. Not on any hot path: it polls `/proc`.
+ */
+export async function killProcessTree(rootPid: number, options: KillOptions = {}): Promise<void> {
+  if (!Number.isInteger(rootPid) || rootPid <= 1 || rootPid === process.pid) return;
+  await killMembers((table) => processTreeMembers(table, rootPid), options);
   signal(-rootPid, 'SIGKILL');
   signal(rootPid, 'SIGKILL');
 }

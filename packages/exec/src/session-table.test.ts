@@ -1,0 +1,48 @@
+import { describe, expect, test } from 'vitest';
+import { SessionTable, type TableSession } from './session-table.js';
+
+function session(id: number, cmd: string, running = true): TableSession & { running: boolean } {
+  return { id, cmd, running, lastUsed: 0, announced: false, exitReported: false };
+}
+
+describe('SessionTable', () => {
+  test('an exit reported before the id was announced is unknown_session; after, session_exited with the code', () => {
+    const table = new SessionTable<ReturnType<typeof session>>({ maxSessions: 4 });
+    const quick = session(table.allocateId(), 'echo hi', false);
+    table.add(quick);
+    table.reportExit(quick, 0);
+    table.remove(quick.id);
+    expect(table.missing(quick.id).error).toMatchObject({ code: 'unknown_session' });
+    expect(table.missing(quick.id).error?.message).toBe(
+      'No session with ID 1. No session is running. Use the session ID from a "Process running with session ID N" result, or start a command with exec_command.',
+    );
+    const slow = session(table.allocateId(), 'read x');
+    table.add(slow);
+    table.announce(slow);
+    expect(table.live(slow.id)).toBe(slow);
+    expect(table.missing(9).error?.message).toContain('Running sessions: 2.');
+    slow.running = false;
+    table.reportExit(slow, 3);
+    expect(table.live(slow.id)).toBeUndefined();
+    const exited = table.missing(slow.id);
+    expect(exited.error?.code).toBe('session_exited');
+    expect(exited.data).toEqual({ exit_code: 3 });
+  });
+
+  test('pruning takes exited sessions first, then the least recently used, and names them afterwards', () => {
+    const killed: number[] = [];
+    const table = new SessionTable<ReturnType<typeof session>>({ maxSessions: 2, onPrune: (victim) => killed.push(victim.id) });
+    const a = session(table.allocateId(), 'sleep   1');
+    const b = session(table.allocateId(), 'sleep 2');
+    table.add(a);
+    table.add(b);
+    table.touch(a);
+    expect(table.prune()).toEqual(['Note: session 2 (sleep 2) was pruned to stay within 2 sessions; it was the least recently used and its process tree was killed.']);
+    const c = session(table.allocateId(), 'x'.repeat(80), false);
+    table.add(c);
+    expect(table.prune()[0]).toContain(`session 3 (${'x'.repeat(57)}...) was pruned to stay within 2 sessions; it had exited`);
+    expect(killed).toEqual([2, 3]);
+    expect(table.ids()).toEqual([1]);
+    expect(table.missing(2).error?.message).toBe('Session 2 (sleep 2) was pruned to stay within 2 sessions and its process was killed; start it again with exec_command.');
+  });
+});
