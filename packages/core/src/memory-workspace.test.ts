@@ -44,4 +44,18 @@ describe('createMemoryWorkspace', () => {
     expect(await ws.lstat('link.txt')).toMatchObject({ kind: 'symlink' });
     expect(text(await ws.readFile('real/target.txt'))).toBe('new');
   });
+
+  it('reads a link target as stored and re-creates a removed link', async () => {
+    const ws = createMemoryWorkspace({ 'real/target.txt': 'old' });
+    ws.symlink('real/link.txt', 'target.txt');
+    ws.symlink('dirlink', 'real');
+    expect(await ws.readLink!('dirlink/link.txt')).toBe('target.txt');
+    await expect(ws.readLink!('real/target.txt')).rejects.toMatchObject({ code: 'EINVAL' });
+    await ws.remove('real/link.txt');
+    expect(await ws.lstat('real/link.txt')).toBeUndefined();
+    await ws.createSymlink!('dirlink/link.txt', 'target.txt');
+    expect(await ws.lstat('real/link.txt')).toMatchObject({ kind: 'symlink' });
+    expect(text(await ws.readFile('real/link.txt'))).toBe('old');
+    await expect(ws.createSymlink!('real/target.txt', 'x')).rejects.toMatchObject({ code: 'EEXIST' });
+  });
 });

@@ -103,6 +103,13 @@ export function createMemoryWorkspace(files: Record<string, MemoryFileInput> = {
     return resolved.path;
   };
 
+  // The entry itself (its folder resolved through symlinks, the last name kept), as remove and readLink see it.
+  const ownPath = (path: string): string => {
+    const resolvedParent = real(parentOf(path));
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    return resolvedParent ? `${resolvedParent}/${base}` : base;
+  };
+
   const workspace: MemoryWorkspace = {
     root,
     onDisk: false,
@@ -137,12 +144,21 @@ export function createMemoryWorkspace(files: Record<string, MemoryFileInput> = {
       put(finalPath, data.slice(), options?.mode ?? fileMap.get(finalPath)?.mode ?? 0o644);
     },
     async remove(path) {
-      const parent = parentOf(path);
-      const base = path.slice(path.lastIndexOf('/') + 1);
-      const resolvedParent = real(parent);
-      const own = resolvedParent ? `${resolvedParent}/${base}` : base;
+      const own = ownPath(path);
       if (links.delete(own)) return;
       if (!fileMap.delete(own)) throw notFound(path);
+    },
+    async readLink(path) {
+      const own = ownPath(path);
+      const target = links.get(own);
+      if (target === undefined) throw Object.assign(new Error(`EINVAL: '${path}' is not a symlink`), { code: 'EINVAL' });
+      return target;
+    },
+    async createSymlink(path, target) {
+      const own = ownPath(path);
+      if (links.has(own) || fileMap.has(own) || dirs.has(own)) throw Object.assign(new Error(`EEXIST: '${path}' already exists`), { code: 'EEXIST' });
+      links.set(own, target);
+      addDirs(own);
     },
     async removeEmptyDirectory(path) {
       const dir = real(path);

@@ -118,3 +118,13 @@ export async function confinedRemove(root: string, realRoot: string, path: strin
     await folder.close();
   }
 }
+
+/** Creates a symlink `path` (below `root`) with target text `target`, reaching its folder by descriptor. */
+export async function confinedSymlink(root: string, realRoot: string, path: string, target: string): Promise<void> {
+  const { folder, name } = await locate(root, realRoot, path, false);
+  try {
+    await fs.symlink(target, `${PROC_FD}/${folder.fd}/${name}`);
+  } finally {
+    await folder.close();
+  }
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync, readdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync, lstatSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,19 @@ describe('createNodeWorkspace', () => {
     await ws.writeFile('link.txt', new TextEncoder().encode('new'));
     expect(lstatSync(join(root, 'link.txt')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(root, 'target.txt'), 'utf8')).toBe('new');
+  });
+
+  it('reads a link target as stored and re-creates a removed link', async () => {
+    const ws = createNodeWorkspace(root);
+    mkdirSync(join(root, 'links'));
+    writeFileSync(join(root, 'links/t.txt'), 'kept');
+    symlinkSync('t.txt', join(root, 'links/l.txt'));
+    expect(await ws.readLink!('links/l.txt')).toBe('t.txt');
+    unlinkSync(join(root, 'links/l.txt'));
+    await ws.createSymlink!('links/l.txt', 't.txt');
+    expect(readlinkSync(join(root, 'links/l.txt'))).toBe('t.txt');
+    expect(readFileSync(join(root, 'links/l.txt'), 'utf8')).toBe('kept');
+    await expect(ws.createSymlink!('links/t.txt', 'x')).rejects.toMatchObject({ code: 'EEXIST' });
   });
 
   it('reports symlinks that lead outside and lets resolveWorkspacePath refuse them', async () => {

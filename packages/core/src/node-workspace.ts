@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs, realpathSync, type Stats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { CONFINED_FS_AVAILABLE, confinedRemove, confinedWriteFile } from './node-confined-fs.js';
+import { CONFINED_FS_AVAILABLE, confinedRemove, confinedSymlink, confinedWriteFile } from './node-confined-fs.js';
 import type { Workspace, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceStat } from './workspace.js';
 
 function kindOf(stats: Stats): WorkspaceEntryKind {
@@ -71,6 +71,8 @@ export function createNodeWorkspace(root: string): Workspace {
     },
     remove: (path) => (CONFINED_FS_AVAILABLE ? confinedRemove(root, realRoot, path) : fs.unlink(abs(path))),
     removeEmptyDirectory: (path) => fs.rmdir(abs(path)),
+    readLink: (path) => fs.readlink(abs(path)),
+    createSymlink: (path, target) => (CONFINED_FS_AVAILABLE ? confinedSymlink(root, realRoot, path, target) : fs.symlink(target, abs(path))),
     async readdir(path): Promise<WorkspaceDirEntry[]> {
       const entries = await fs.readdir(abs(path), { withFileTypes: true });
       return entries

@@ -45,4 +45,8 @@ export interface Workspace {
   /** Removes one empty folder (fails when it is not empty); used to undo folders a failed write created. */
   removeEmptyDirectory?(path: string): Promise<void>;
   readdir(path: string): Promise<WorkspaceDirEntry[]>;
+  /** The target text of the symlink at `path`, as stored (not resolved); used to re-create a removed link on rollback. */
+  readLink?(path: string): Promise<string>;
+  /** Creates a symlink at `path` whose target text is `target` (stored as given); fails when `path` exists. */
+  createSymlink?(path: string, target: string): Promise<void>;
 }

@@ -316,6 +316,74 @@ describe('apply_patch workspace boundary', () => {
   });
 });
 
+describe('apply_patch on a symlink the same patch deletes', () => {
+  function linked() {
+    const workspace = createMemoryWorkspace({ 'real.txt': 'precious\n', 'src.txt': 'moved\n' });
+    workspace.symlink('link.txt', 'real.txt');
+    return workspace;
+  }
+
+  it('Delete File of a link then Add File at its path replaces the link with a regular file, leaving the target alone', async () => {
+    const workspace = linked();
+    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Add File: link.txt', '+new'), { locks: new PathLocks() });
+    expect(result.output).toBe('Success. Updated the following files:\nA link.txt\nD link.txt\n');
+    expect(await workspace.lstat('link.txt')).toMatchObject({ kind: 'file' });
+    expect(workspace.snapshot()).toEqual({ 'real.txt': 'precious\n', 'link.txt': 'new\n', 'src.txt': 'moved\n' });
+  });
+
+  it('a Move onto a link deleted earlier in the patch replaces the link, leaving the target alone', async () => {
+    const workspace = linked();
+    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Update File: src.txt', '*** Move to: link.txt', '-moved', '+moved here'), {
+      locks: new PathLocks(),
+    });
+    expect(result.ok).toBe(true);
+    expect(await workspace.lstat('link.txt')).toMatchObject({ kind: 'file' });
+    expect(workspace.snapshot()).toEqual({ 'real.txt': 'precious\n', 'link.txt': 'moved here\n' });
+  });
+
+  it('a move of the link target onto the deleted link itself', async () => {
+    const workspace = linked();
+    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Update File: real.txt', '*** Move to: link.txt'), { locks: new PathLocks() });
+    expect(result.ok).toBe(true);
+    expect(await workspace.lstat('link.txt')).toMatchObject({ kind: 'file' });
+    expect(workspace.snapshot()).toEqual({ 'link.txt': 'precious\n', 'src.txt': 'moved\n' });
+  });
+
+  it('re-creates removed links on rollback when the replacing write fails', async () => {
+    const workspace = linked();
+    workspace.symlink('other-link.txt', 'src.txt');
+    const failing: Workspace = {
+      ...workspace,
+      writeFile: async (path, data, options) => {
+        if (path === 'link.txt') throw new Error('ENOSPC: no space left on device');
+        return workspace.writeFile(path, data, options);
+      },
+    };
+    const result = await applyPatch(failing, patch('*** Delete File: other-link.txt', '*** Delete File: link.txt', '*** Add File: link.txt', '+new'), {
+      locks: new PathLocks(),
+    });
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('every file already written was restored, so nothing changed');
+    expect(await workspace.readLink!('link.txt')).toBe('real.txt');
+    expect(await workspace.readLink!('other-link.txt')).toBe('src.txt');
+    expect(workspace.snapshot()).toEqual({ 'real.txt': 'precious\n', 'src.txt': 'moved\n' });
+  });
+
+  it('names the link to recreate by hand when the workspace cannot create links', async () => {
+    const workspace = linked();
+    const failing: Workspace = {
+      ...workspace,
+      createSymlink: undefined,
+      writeFile: async () => {
+        throw new Error('ENOSPC: no space left on device');
+      },
+    };
+    const result = await applyPatch(failing, patch('*** Delete File: link.txt', '*** Add File: link.txt', '+new'), { locks: new PathLocks() });
+    expect(result.output).toContain('restoring failed for link.txt (a symlink to real.txt; recreate it by hand)');
+    expect(workspace.snapshot()['real.txt']).toBe('precious\n');
+  });
+});
+
 describe('apply_patch atomicity and concurrency', () => {
   function failingWorkspace(inner: Workspace, failOn: string): Workspace {
     return {

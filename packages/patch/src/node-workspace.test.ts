@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeWorkspace } from '@toolhost/core/node';
@@ -114,6 +114,49 @@ describe('apply_patch on a real folder', () => {
     const result = await applyPatch(workspace, patch('*** Delete File: link.txt'));
     expect(result.ok).toBe(true);
     expect(readdirSync(root)).toEqual(['t.txt']);
+  });
+
+  it('Delete File of a link then Add File at its path makes a regular file and leaves the target alone', async () => {
+    writeFileSync(join(root, 'real.txt'), 'precious\n');
+    symlinkSync('real.txt', join(root, 'link.txt'));
+    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Add File: link.txt', '+new'));
+    expect(result.ok).toBe(true);
+    expect(read('real.txt')).toBe('precious\n');
+    expect(lstatSync(join(root, 'link.txt')).isFile()).toBe(true);
+    expect(read('link.txt')).toBe('new\n');
+    expect(readdirSync(root).sort()).toEqual(['link.txt', 'real.txt']);
+  });
+
+  it('a Move onto a link deleted earlier in the patch makes a regular file and leaves the target alone', async () => {
+    writeFileSync(join(root, 'real.txt'), 'precious\n');
+    writeFileSync(join(root, 'src.txt'), 'source\n');
+    chmodSync(join(root, 'src.txt'), 0o700);
+    symlinkSync('real.txt', join(root, 'link.txt'));
+    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Update File: src.txt', '*** Move to: link.txt', '-source', '+moved'));
+    expect(result.ok).toBe(true);
+    expect(read('real.txt')).toBe('precious\n');
+    expect(lstatSync(join(root, 'link.txt')).isFile()).toBe(true);
+    expect(statSync(join(root, 'link.txt')).mode & 0o777).toBe(0o700);
+    expect(read('link.txt')).toBe('moved\n');
+    expect(readdirSync(root).sort()).toEqual(['link.txt', 'real.txt']);
+  });
+
+  it('re-creates the removed link when the write replacing it fails', async () => {
+    writeFileSync(join(root, 'real.txt'), 'precious\n');
+    symlinkSync('real.txt', join(root, 'link.txt'));
+    const failing: Workspace = {
+      ...workspace,
+      writeFile: async (path, data, options) => {
+        if (path === 'link.txt') throw new Error('ENOSPC: no space left on device');
+        return workspace.writeFile(path, data, options);
+      },
+    };
+    const result = await applyPatch(failing, patch('*** Delete File: link.txt', '*** Add File: link.txt', '+new'));
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('nothing changed');
+    expect(readlinkSync(join(root, 'link.txt'))).toBe('real.txt');
+    expect(read('real.txt')).toBe('precious\n');
+    expect(readdirSync(root).sort()).toEqual(['link.txt', 'real.txt']);
   });
 
   it('reports a name the file system refuses as a clean failure, not an internal error', async () => {

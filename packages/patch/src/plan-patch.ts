@@ -34,8 +34,13 @@ export interface FileChange {
   after: Uint8Array | undefined;
   /** Mode for the written file (the original's, or the move source's). */
   mode: number | undefined;
-  /** The change removes a symlink (which cannot be recreated on rollback). */
+  /**
+   * The change first removes the symlink at `key`; with `after`, a regular file is then written in its place (never
+   * through the link). Rollback re-creates the link from `linkTarget` where the workspace can.
+   */
   removeLink?: boolean;
+  /** Target text of the removed symlink (undefined when the workspace cannot read links). */
+  linkTarget?: string;
   /** Folders the write creates (outermost first), removed again on rollback. */
   createsFolders?: string[];
 }
@@ -60,6 +65,7 @@ interface FileRecord {
   document?: TextDocument;
   mode: number | undefined;
   removeLink?: boolean;
+  linkTarget?: string;
   createsFolders?: string[];
 }
 
@@ -171,7 +177,7 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
       const created = await record({ ...target, kind: 'missing' });
       created.bytes = bytes;
       created.document = { bom: false, lines: splitLines(text), majorityEol: '\n' };
-      created.removeLink = undefined;
+      // A link this patch deleted keeps `removeLink`: commit unlinks it, then writes a regular file in its place.
       diff.push(createDiffEntry({ path: target.path, operation: 'created', oldLines: [], newLines: created.document.lines, unchanged: false }));
       added.push(target.path);
       report.ok = true;
@@ -196,7 +202,8 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
       );
       if (target.isLink) {
         // Delete the link itself, not the file it points to.
-        records.set(target.path, { key: target.path, before: file.bytes, beforeMode: file.mode, bytes: undefined, mode: undefined, removeLink: true });
+        const linkTarget = await workspace.readLink?.(target.path);
+        records.set(target.path, { key: target.path, before: file.bytes, beforeMode: file.mode, bytes: undefined, mode: undefined, removeLink: true, linkTarget });
         removedLinks.add(target.path);
       } else {
         file.bytes = undefined;
@@ -275,6 +282,7 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
       after: file.bytes,
       mode: file.mode,
       removeLink: file.removeLink,
+      linkTarget: file.linkTarget,
       createsFolders: file.before === undefined && file.bytes !== undefined ? file.createsFolders : undefined,
     });
   }
