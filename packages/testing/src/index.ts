@@ -1,3 +1,3 @@
 export { createFakeToolHost, type FakeToolHost, type FakeToolHostOptions, type RecordedCall } from './create-fake-tool-host.js';
-export { createScriptedExecTools, UNSCRIPTED_COMMAND, type ScriptedExecTools } from './scripted-exec.js';
+export { createScriptedExecTools, UNSCRIPTED_COMMAND, type ScriptedExecTools, type ScriptedExecOptions } from './scripted-exec.js';
 export { matchesScript, matchesInput, type FakeCommand, type FakeStdinReply } from './fake-command.js';

@@ -9,9 +9,12 @@ import {
 import {
   buildExecResponse,
   clampYieldTime,
+  DEFAULT_MAX_SESSIONS,
   execCommandSchema,
   normalizeWriteStdinArgs,
+  SessionTable,
   writeStdinSchema,
+  type TableSession,
   type ExecCommandArgs,
   type WriteStdinArgs,
 } from '@toolhost/exec';
@@ -28,8 +31,13 @@ export interface ScriptedExecTools {
   readonly commandsRun: readonly string[];
 }
 
-interface FakeSession {
-  id: number;
+/** Options of {@link createScriptedExecTools}. */
+export interface ScriptedExecOptions {
+  /** Most sessions kept at once (default 64, like the real host); past it the least recently used is pruned. */
+  maxSessions?: number;
+}
+
+interface FakeSession extends TableSession {
   script: FakeCommand;
   /** Virtual milliseconds since the command started. */
   elapsedMs: number;
@@ -41,10 +49,10 @@ interface FakeSession {
 
 
 /** Creates exec_command / write_stdin that answer from scripted commands in virtual time, formatted like the real tools. */
-export function createScriptedExecTools(commands: readonly FakeCommand[]): ScriptedExecTools {
-  const sessions = new Map<number, FakeSession>();
+export function createScriptedExecTools(commands: readonly FakeCommand[], options: ScriptedExecOptions = {}): ScriptedExecTools {
+  // The real host's session table: the same ids, pruning notes and messages for exited, pruned and unknown sessions.
+  const sessions = new SessionTable<FakeSession>({ maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS });
   const commandsRun: string[] = [];
-  let nextSessionId = 1;
   let chunkCounter = 0;
   const chunkId = () => ((0x1a2b3c + ++chunkCounter * 0x9e37) % 0x1000000).toString(16).padStart(6, '0');
 
@@ -88,14 +96,15 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
     return { text, spentMs: budgetMs };
   };
 
-  // The real exec response builder, over output that is wholly in memory.
-  const respond = (session: FakeSession, text: string, wallTimeMs: number, context: ToolContext): ToolResult => {
+  // The real exec response builder, over output that is wholly in memory; then the real host's session bookkeeping.
+  const respond = (session: FakeSession, text: string, wallTimeMs: number, context: ToolContext, notes: string[] = []): ToolResult => {
     let spoolPath: string | undefined;
-    return buildExecResponse({
+    const result = buildExecResponse({
       chunkId: chunkId(),
       wallTimeMs,
       exitCode: session.exitCode,
       sessionId: session.id,
+      notes,
       captured: { head: text, tail: '', omittedChars: 0 },
       tokenizer: context.tokenizer,
       maxOutputTokens: context.maxOutputTokens,
@@ -109,6 +118,11 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
         return spoolPath;
       },
     });
+    if (session.exitCode !== undefined) {
+      sessions.reportExit(session, session.exitCode);
+      sessions.remove(session.id);
+    } else sessions.announce(session);
+    return result;
   };
 
   const execCommand: ToolImplementation = {
@@ -133,10 +147,24 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
         );
       }
       // Like the real host, every started command takes a session ID, whether or not it outlives the call.
-      const session: FakeSession = { id: nextSessionId++, script, elapsedMs: 0, printed: false, queued: [] };
-      sessions.set(session.id, session);
+      const notes = sessions.prune();
+      const session: FakeSession = {
+        id: sessions.allocateId(),
+        cmd: args.cmd,
+        get running() {
+          return this.exitCode === undefined;
+        },
+        lastUsed: 0,
+        announced: false,
+        exitReported: false,
+        script,
+        elapsedMs: 0,
+        printed: false,
+        queued: [],
+      };
+      sessions.add(session);
       const { text, spentMs } = advance(session, clampYieldTime(args.yield_time_ms));
-      return respond(session, text, spentMs, context);
+      return respond(session, text, spentMs, context, notes);
     },
   };
 
@@ -146,22 +174,9 @@ export function createScriptedExecTools(commands: readonly FakeCommand[]): Scrip
     normalize: normalizeWriteStdinArgs,
     async execute(raw, context) {
       const args = raw as WriteStdinArgs;
-      const session = sessions.get(args.session_id);
-      if (!session) {
-        const running = [...sessions.values()].filter((candidate) => candidate.exitCode === undefined).map((candidate) => candidate.id);
-        const hint = running.length > 0 ? `Running sessions: ${running.join(', ')}.` : 'No session is running.';
-        return errorResult(
-          ErrorCode.UnknownSession,
-          `No session with ID ${args.session_id}. ${hint} Use the session ID from a "Process running with session ID N" result, or start a command with exec_command.`,
-        );
-      }
-      if (session.exitCode !== undefined) {
-        return errorResult(
-          ErrorCode.SessionExited,
-          `Session ${args.session_id} has already exited with code ${session.exitCode}; its output was returned. Start a new command with exec_command.`,
-          { exit_code: session.exitCode },
-        );
-      }
+      const session = sessions.live(args.session_id);
+      if (!session) return sessions.missing(args.session_id);
+      sessions.touch(session);
       const { text, spentMs } = advance(session, clampYieldTime(args.yield_time_ms), args.chars);
       return respond(session, text, spentMs, context);
     },
