@@ -138,8 +138,14 @@ describe('createFakeToolHost: scripted exec_command', () => {
     expect(slow.data?.session_id).toBe(2);
     const unknown = await host.call('write_stdin', { session_id: 42, chars: 'y\n' });
     expect(unknown.error).toEqual({ code: 'unknown_session', message: expect.stringContaining('No session with ID 42. Running sessions: 2.') });
-    const exited = await host.call('write_stdin', { session_id: 1, chars: '' });
-    expect(exited.error).toEqual({ code: 'session_exited', message: expect.stringContaining('Session 1 has already exited with code 0') });
+    // Like the real host: session 1 exited before its id was ever shown, so the id is unknown rather than exited.
+    const never = await host.call('write_stdin', { session_id: 1, chars: '' });
+    expect(never.error).toEqual({ code: 'unknown_session', message: expect.stringContaining('No session with ID 1. Running sessions: 2.') });
+    await host.call('write_stdin', { session_id: 2, chars: '', yield_time_ms: 30_000 });
+    const done = await host.call('write_stdin', { session_id: 2, chars: '', yield_time_ms: 30_000 });
+    expect(done.data?.exit_code).toBe(0);
+    const exited = await host.call('write_stdin', { session_id: 2, chars: '' });
+    expect(exited.error).toEqual({ code: 'session_exited', message: expect.stringContaining('Session 2 has already exited with code 0') });
     expect(exited.data).toEqual({ exit_code: 0 });
   });
 
