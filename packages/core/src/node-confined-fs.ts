@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, existsSync, promises as fs, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { optional } from './node-optional.js';
 
 const PROC_FD = '/proc/self/fd';
 const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
@@ -8,14 +9,8 @@ const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NO
 /** True where folders can be walked by descriptor (`/proc/self/fd`), so writes cannot be redirected mid-way. */
 export const CONFINED_FS_AVAILABLE = process.platform === 'linux' && existsSync(PROC_FD);
 
-async function optionalStat(path: string, follow: boolean): Promise<Stats | undefined> {
-  try {
-    return follow ? await fs.stat(path) : await fs.lstat(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined;
-    throw error;
-  }
+function optionalStat(path: string, follow: boolean): Promise<Stats | undefined> {
+  return optional(follow ? fs.stat(path) : fs.lstat(path));
 }
 
 function outside(path: string): Error {

@@ -3,6 +3,7 @@ import { promises as fs, realpathSync, type Stats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { CONFINED_FS_AVAILABLE, confinedRemove, confinedSymlink, confinedWriteFile } from './node-confined-fs.js';
 import type { Workspace, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceStat } from './workspace.js';
+import { optional } from './node-optional.js';
 
 function kindOf(stats: Stats): WorkspaceEntryKind {
   if (stats.isSymbolicLink()) return 'symlink';
@@ -13,16 +14,6 @@ function kindOf(stats: Stats): WorkspaceEntryKind {
 
 function toStat(stats: Stats): WorkspaceStat {
   return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 };
-}
-
-async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
-  try {
-    return await promise;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined;
-    throw error;
-  }
 }
 
 /** A workspace over a real folder on disk; `root` must be an existing absolute folder. */

@@ -160,10 +160,14 @@ describe('apply_patch on a real folder', () => {
   });
 
   it('reports a name the file system refuses as a clean failure, not an internal error', async () => {
-    const result = await applyPatch(workspace, patch(`*** Add File: ${'a'.repeat(256)}`, '+x', `*** Update File: dir/${'b'.repeat(300)}`, '-x', '+y'));
+    const result = await applyPatch(workspace, patch('*** Add File: ok.txt', '+x', `*** Add File: ${'a'.repeat(256)}`, '+x'));
     expect(result.ok).toBe(false);
     expect(result.error?.code).toBe('tool_failed');
     expect(result.output).toContain('ENAMETOOLONG');
+    expect(readdirSync(root)).toEqual([]);
+    // A name too long to exist cannot be updated: it is simply missing.
+    const update = await applyPatch(workspace, patch(`*** Update File: dir/${'b'.repeat(300)}`, '-x', '+y'));
+    expect(update.error?.code).toBe('patch_target_missing');
     expect(readdirSync(root)).toEqual([]);
   });
 
