@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetOutput, estimateTokens, EXACT_COUNT_LIMIT } from './budget-output.js';
+import { budgetHeadTail, budgetOutput, estimateTokens, EXACT_COUNT_LIMIT } from './budget-output.js';
 import { approximateTokenizer, gptTokenizer, type Tokenizer } from './tokenizer.js';
 
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i} of the output with some words`).join('\n');
@@ -73,5 +73,45 @@ describe('estimateTokens', () => {
     expect(estimate.estimated).toBe(true);
     const exact = gptTokenizer.count(big);
     expect(Math.abs(estimate.tokens - exact) / exact).toBeLessThan(0.05);
+  });
+});
+
+describe('budgetHeadTail', () => {
+  const note = 'Full output: /tmp/toolhost-spool-11752-5i1yQx/0001-exec-1.log';
+
+  it('previews a text whose middle is not in memory: head, marker with the gap counted, tail', () => {
+    const head = lines(100);
+    const tail = lines(100);
+    const out = budgetHeadTail({ head, tail, totalTokens: 50_000, estimated: true }, 300, gptTokenizer, note);
+    expect(gptTokenizer.count(out.text)).toBeLessThanOrEqual(300);
+    expect(out.text.startsWith('line 0 of the output')).toBe(true);
+    expect(out.text.endsWith('line 99 of the output with some words')).toBe(true);
+    expect(out.text).toContain(`…~${out.omittedTokens} tokens truncated… ${note}\n`);
+    expect(out.omittedTokens).toBeGreaterThan(50_000 - 300);
+    expect(out.noteShown).toBe(true);
+  });
+
+  it('without a gap takes the tail from the end of the head text, as budgetOutput does', () => {
+    const text = lines(1000);
+    const out = budgetHeadTail({ head: text, tail: '', totalTokens: gptTokenizer.count(text), estimated: false }, 200, gptTokenizer);
+    expect(out.text).toBe(budgetOutput(text, 200, gptTokenizer).text);
+    expect(out.text.endsWith('line 999 of the output with some words')).toBe(true);
+  });
+
+  it.each([0, 1, 5, 10, 20, 25, 30, 40, 60, 100])('never cuts the note, never exceeds a budget of %i tokens', (budget) => {
+    for (const tokenizer of [gptTokenizer, approximateTokenizer]) {
+      const out = budgetHeadTail({ head: lines(500), tail: lines(500), totalTokens: 90_000, estimated: true }, budget, tokenizer, note);
+      expect(tokenizer.count(out.text)).toBeLessThanOrEqual(budget);
+      expect(out.text.includes(note)).toBe(out.noteShown);
+      if (!out.noteShown) expect(out.text).not.toContain('Full output');
+    }
+  });
+
+  it('shows the marker with the note alone when head and tail leave it no room', () => {
+    const markerOnly = `\n…~90000 tokens truncated… ${note}\n`;
+    const budget = gptTokenizer.count(markerOnly) + 1;
+    const out = budgetHeadTail({ head: lines(500), tail: lines(500), totalTokens: 90_000, estimated: true }, budget, gptTokenizer, note);
+    expect(out.text).toBe(markerOnly);
+    expect(out.noteShown).toBe(true);
   });
 });

@@ -48,9 +48,62 @@ function snapTail(tail: string): string {
   return cut >= 0 && cut < tail.length * 0.25 && cut < tail.length - 1 ? tail.slice(cut + 1) : tail;
 }
 
+/** What {@link budgetHeadTail} previews: a text whose middle may be missing from memory. */
+export interface HeadTailSource {
+  /** The start of the text; the preview's head is taken from it. */
+  head: string;
+  /** The end of the text after a gap that is not in memory; '' when `head` is the whole text (the tail then comes from its end). */
+  tail: string;
+  /** Tokens of the whole text, gap included. */
+  totalTokens: number;
+  /** True when `totalTokens` is an estimate. */
+  estimated: boolean;
+}
+
+/** A preview made by {@link budgetHeadTail}. */
+export interface HeadTailPreview {
+  /** Head + marker + tail; the marker (with its note) alone when head and tail do not fit; never more than the budget. */
+  text: string;
+  /** Tokens left out. */
+  omittedTokens: number;
+  /** True when the note is in `text` whole (it is never cut). */
+  noteShown: boolean;
+}
+
+/**
+ * Head and tail of a text around a marker naming the tokens left out and `note` (e.g. where the complete text was
+ * spooled), within `budget` tokens. The note is never cut: when head and tail leave it no room the preview is the marker
+ * alone; when even that does not fit, the head of the text alone (without the note).
+ */
+export function budgetHeadTail(source: HeadTailSource, budget: number, tokenizer: Tokenizer, note?: string): HeadTailPreview {
+  const limit = Math.max(0, Math.floor(budget));
+  const gap = source.tail.length > 0;
+  const { totalTokens, estimated } = source;
+  const fallback = (): HeadTailPreview => {
+    const marker = truncationMarker(totalTokens, estimated, note);
+    if (tokenizer.isWithin(marker, limit)) return { text: marker, omittedTokens: totalTokens, noteShown: note !== undefined };
+    const head = tokenizer.head(source.head, limit);
+    return { text: head, omittedTokens: Math.max(0, totalTokens - tokenizer.count(head)), noteShown: false };
+  };
+  let available = limit - tokenizer.count(truncationMarker(totalTokens, estimated, note));
+  if (available < 2) return fallback();
+  for (;;) {
+    const head = snapHead(tokenizer.head(source.head, Math.ceil(available / 2)));
+    const headTokens = tokenizer.count(head);
+    const tail = snapTail(tokenizer.tail(gap ? source.tail : source.head.slice(head.length), Math.max(0, available - headTokens)));
+    const kept = headTokens + tokenizer.count(tail);
+    const omittedTokens = Math.max(gap ? 1 : 0, totalTokens - kept);
+    const text = head + truncationMarker(omittedTokens, estimated, note) + tail;
+    const total = tokenizer.count(text);
+    if (total <= limit) return { text, omittedTokens, noteShown: note !== undefined };
+    if (available <= 2) return fallback();
+    available = Math.max(2, available - (total - limit));
+  }
+}
+
 /**
  * Fits `text` into `maxTokens` tokens: the text itself when it fits, else its head and tail around a marker
- * naming how many tokens were left out. Very long text is never tokenized in full.
+ * naming how many tokens were left out (see {@link budgetHeadTail}). Very long text is never tokenized in full.
  */
 export function budgetOutput(text: string, maxTokens: number, tokenizer: Tokenizer, options: BudgetOptions = {}): BudgetedOutput {
   const limit = Math.max(0, Math.floor(maxTokens));
@@ -58,24 +111,6 @@ export function budgetOutput(text: string, maxTokens: number, tokenizer: Tokeniz
     return { text, truncated: false, originalTokens: tokenizer.count(text), estimated: false, omittedTokens: 0 };
   }
   const { tokens: originalTokens, estimated } = estimateTokens(text, tokenizer);
-  let available = limit - tokenizer.count(truncationMarker(originalTokens, estimated, options.note));
-  if (available < 2) {
-    const head = tokenizer.head(text, limit);
-    return { text: head, truncated: true, originalTokens, estimated, omittedTokens: Math.max(0, originalTokens - tokenizer.count(head)) };
-  }
-  for (;;) {
-    const headBudget = Math.ceil(available / 2);
-    const head = snapHead(tokenizer.head(text, headBudget));
-    const tail = snapTail(tokenizer.tail(text.slice(head.length), available - headBudget));
-    const kept = tokenizer.count(head) + tokenizer.count(tail);
-    const omittedTokens = Math.max(0, originalTokens - kept);
-    const preview = head + truncationMarker(omittedTokens, estimated, options.note) + tail;
-    const total = tokenizer.count(preview);
-    if (total <= limit || available <= 2) {
-      if (total <= limit) return { text: preview, truncated: true, originalTokens, estimated, omittedTokens };
-      const cut = tokenizer.head(preview, limit);
-      return { text: cut, truncated: true, originalTokens, estimated, omittedTokens };
-    }
-    available -= total - limit;
-  }
+  const preview = budgetHeadTail({ head: text, tail: '', totalTokens: originalTokens, estimated }, limit, tokenizer, options.note);
+  return { text: preview.text, truncated: true, originalTokens, estimated, omittedTokens: preview.omittedTokens };
 }

@@ -13,11 +13,14 @@ export { toJsonSchema, boundIntegers } from './json-schema.js';
 export { gptTokenizer, approximateTokenizer, type Tokenizer } from './tokenizer.js';
 export {
   budgetOutput,
+  budgetHeadTail,
   estimateTokens,
   truncationMarker,
   EXACT_COUNT_LIMIT,
   type BudgetedOutput,
   type BudgetOptions,
+  type HeadTailSource,
+  type HeadTailPreview,
 } from './budget-output.js';
 export {
   DEFAULT_MAX_OUTPUT_TOKENS,

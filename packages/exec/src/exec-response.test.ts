@@ -61,6 +61,30 @@ describe('buildExecResponse', () => {
     );
   });
 
+  test('the spool path is shown whole or not at all, and the process state goes first when the header does not fit', () => {
+    const spool = '/tmp/toolhost-spool-11752-5i1yQx/0001-exec-1.log';
+    const gap: CapturedText = { head: lines(0, 5000), tail: lines(195_000, 200_000), omittedChars: lines(5000, 195_000).length };
+    const complete: CapturedText = { head: lines(0, 3000), tail: '', omittedChars: 0 };
+    for (const captured of [gap, complete]) {
+      for (let budget = 1; budget <= 120; budget++) {
+        const result = buildExecResponse({ wallTimeMs: 37, exitCode: 0, captured, tokenizer: gptTokenizer, maxOutputTokens: budget, spoolPath: () => spool });
+        const where = `budget ${budget}, gap ${captured.omittedChars > 0}: ${JSON.stringify(result.output)}`;
+        expect(gptTokenizer.count(result.output), where).toBeLessThanOrEqual(budget);
+        expect(result.data?.spool_path).toBe(spool);
+        if (result.output.includes('Full output')) expect(result.output, where).toContain(`Full output: ${spool}`);
+        else expect(result.output, where).not.toContain('/tmp/');
+        // Whole lines only: every line is one the full response could have.
+        for (const line of result.output.split('\n')) expect(line, where).not.toMatch(/^(Chunk ID: [0-9a-f]{0,5}|Wall time: [\d.]*|Process exited with co?d?e?)$/);
+        if (budget >= 6) expect(result.output, where).toContain('Process exited with code 0');
+        if (budget >= 40) expect(result.output, where).toContain(`Full output: ${spool}`);
+      }
+    }
+    const tiny = buildExecResponse({ wallTimeMs: 37, exitCode: 0, captured: gap, tokenizer: gptTokenizer, maxOutputTokens: 10, spoolPath: () => spool });
+    expect(tiny.output).toBe('Process exited with code 0');
+    const running = buildExecResponse({ wallTimeMs: 37, sessionId: 4, captured: gap, tokenizer: gptTokenizer, maxOutputTokens: 40, spoolPath: () => spool });
+    expect(running.output).toBe(`Process running with session ID 4\nFull output: ${spool}`);
+  });
+
   test('windowTokenCount is exact without a gap', () => {
     expect(windowTokenCount({ head: 'hello world\n', tail: 'bye\n', omittedChars: 0 }, gptTokenizer)).toBe(gptTokenizer.count('hello world\nbye\n'));
   });

@@ -1,5 +1,5 @@
-import { budgetOutput, okResult, truncationMarker, type Tokenizer, type ToolResult } from '@toolhost/core';
-import { formatExecOutput, newChunkId } from './exec-output.js';
+import { budgetHeadTail, okResult, truncationMarker, type Tokenizer, type ToolResult } from '@toolhost/core';
+import { formatExecOutput, newChunkId, type ExecOutputParts } from './exec-output.js';
 import type { CapturedText } from './output-window.js';
 
 /** Characters sampled at each end of a window too large to count in full. */
@@ -33,26 +33,34 @@ export function windowTokenCount(captured: CapturedText, tokenizer: Tokenizer): 
   return Math.max(1, Math.round(ratio * (captured.head.length + captured.tail.length + captured.omittedChars)));
 }
 
-function snapHead(head: string): string {
-  const cut = head.lastIndexOf('\n');
-  return cut >= head.length * 0.75 ? head.slice(0, cut + 1) : head;
-}
-
-function snapTail(tail: string): string {
-  const cut = tail.indexOf('\n');
-  return cut >= 0 && cut < tail.length * 0.25 && cut < tail.length - 1 ? tail.slice(cut + 1) : tail;
-}
-
-/** Head + marker + tail of a window whose middle is not in memory, within `available` tokens. */
-function previewWithGap(captured: CapturedText, available: number, originalTokens: number, tokenizer: Tokenizer, note: string | undefined): string {
-  const markerTokens = tokenizer.count(truncationMarker(originalTokens, true, note));
-  const room = available - markerTokens;
-  if (room < 2) return tokenizer.head(truncationMarker(originalTokens, true, note), Math.max(0, available));
-  const head = snapHead(tokenizer.head(captured.head, Math.ceil(room / 2)));
-  const headTokens = tokenizer.count(head);
-  const tail = snapTail(tokenizer.tail(captured.tail, room - headTokens));
-  const omitted = Math.max(1, originalTokens - headTokens - tokenizer.count(tail));
-  return head + truncationMarker(omitted, true, note) + tail;
+/**
+ * The response when the header leaves the preview no room for the spool path: whole lines only, chosen by priority
+ * (the process state, then the spool path, then the header lines in order) and shown in their usual order.
+ */
+function compactResponse(parts: ExecOutputParts, spoolPath: string | undefined, omittedTokens: number, limit: number, tokenizer: Tokenizer): string {
+  const header = formatExecOutput({ ...parts, preview: '' }).split('\n').slice(0, -2);
+  const chosen = header.map(() => false);
+  let pathLines: string[] = [];
+  const render = (lines: boolean[], path: string[]) => [...header.filter((_, index) => lines[index]), ...path].join('\n');
+  const tryLine = (index: number) => {
+    const next = [...chosen];
+    next[index] = true;
+    if (tokenizer.isWithin(render(next, pathLines), limit)) chosen[index] = true;
+  };
+  const status = header.findIndex((line) => line.startsWith('Process '));
+  if (status >= 0) tryLine(status);
+  if (spoolPath !== undefined) {
+    const marker = truncationMarker(omittedTokens, true, `Full output: ${spoolPath}`).trim();
+    // The path whole, under Output: as a marker when that fits, else as a bare line; never cut.
+    for (const candidate of [['Output:', marker], [`Full output: ${spoolPath}`]]) {
+      if (tokenizer.isWithin(render(chosen, candidate), limit)) {
+        pathLines = candidate;
+        break;
+      }
+    }
+  }
+  for (let index = 0; index < header.length; index++) if (!chosen[index]) tryLine(index);
+  return render(chosen, pathLines);
 }
 
 /**
@@ -77,21 +85,32 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
   let truncated = !complete;
   let spoolPath: string | undefined;
   let output = '';
-  for (let attempt = 0; attempt < 8; attempt++) {
+  let fitted = false;
+  for (let attempt = 0; attempt < 8 && available > 0; attempt++) {
     let preview: string;
-    if (complete && !truncated && tokenizer.isWithin(whole, Math.max(0, available))) preview = whole;
+    if (complete && !truncated && tokenizer.isWithin(whole, available)) preview = whole;
     else {
       truncated = true;
       spoolPath ??= input.spoolPath();
       const note = spoolPath ? `Full output: ${spoolPath}` : undefined;
-      if (available <= 0) preview = '';
-      else if (complete) preview = budgetOutput(whole, available, tokenizer, { note }).text;
-      else preview = previewWithGap(captured, available, originalTokens, tokenizer, note);
+      const source = complete ? { head: whole, tail: '', totalTokens: originalTokens, estimated: false } : { head: captured.head, tail: captured.tail, totalTokens: originalTokens, estimated: true };
+      const budgeted = budgetHeadTail(source, available, tokenizer, note);
+      // Without room for the whole spool path the preview would hide where the output went: go compact instead.
+      if (note !== undefined && !budgeted.noteShown) break;
+      preview = budgeted.text;
     }
     output = formatExecOutput({ ...parts, preview });
     const total = tokenizer.count(output);
-    if (total <= limit || available <= 0) break;
+    if (total <= limit) {
+      fitted = true;
+      break;
+    }
     available -= Math.max(1, total - limit);
+  }
+  if (!fitted) {
+    truncated = true;
+    spoolPath ??= input.spoolPath();
+    output = compactResponse({ ...parts, preview: '' }, spoolPath, originalTokens, limit, tokenizer);
   }
   const data: Record<string, unknown> = {};
   if (parts.sessionId !== undefined) data.session_id = parts.sessionId;
