@@ -45,6 +45,9 @@ export interface ExecTools {
 /** The kernel's limit on one argument (MAX_ARG_STRLEN, terminating NUL included). */
 const MAX_COMMAND_BYTES = 128 * 1024;
 
+/** Longest file name most Linux and macOS file systems accept (NAME_MAX). */
+const NAME_MAX_BYTES = 255;
+
 /** Default most sessions kept at once. */
 export const DEFAULT_MAX_SESSIONS = 64;
 
@@ -138,7 +141,13 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
           const check = await resolveWorkspacePath(workspace, args.workdir);
           if (!check.ok) return errorResult(ErrorCode.OutsideWorkspace, `workdir: ${check.message}. Use a folder inside ${workspace.root}, or omit workdir to run in the workspace root.`);
           const stat = await workspace.stat(check.relative);
-          if (!stat) return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} does not exist; create it first or choose an existing folder.`);
+          if (!stat) {
+            // The workspace reports an over-long name as missing; creating it would fail too, so say why.
+            if (check.relative.split('/').some((part) => Buffer.byteLength(part) > NAME_MAX_BYTES)) {
+              return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} cannot be used: a path component is longer than the file system allows. Choose an existing folder inside the workspace.`);
+            }
+            return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} does not exist; create it first or choose an existing folder.`);
+          }
           if (stat.kind !== 'directory') return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} is not a folder.`);
           cwd = check.absolute;
         } catch (error) {
