@@ -14,7 +14,7 @@ export { formatExecOutput, newChunkId, type ExecOutputParts } from './exec-outpu
 export type { Executor, ExecProcess, ProcessExit, SpawnRequest } from './executor.js';
 export { createPipeExecutor, type PipeExecutorOptions } from './pipe-executor.js';
 export { createPtyExecutor } from './pty-executor.js';
-export { killProcessTree, SESSION_MARKER_VARIABLE } from './process-tree.js';
+export { killProcessTree, SESSION_MARKER_VARIABLE, type KillOptions } from './process-tree.js';
 export { buildExecResponse, windowTokenCount, type ExecResponseInput } from './exec-response.js';
 export type { CapturedText } from './output-window.js';
 export { SessionTable, describeCommand, type TableSession, type SessionTableOptions } from './session-table.js';

@@ -156,9 +156,13 @@ function withDescendants(table: Map<number, ProcessEntry>, roots: Iterable<numbe
   return members;
 }
 
-interface KillOptions {
+/** Options of {@link killProcessTree}. */
+export interface KillOptions {
+  /** Longest wait for one killed process to be reaped (default 150 ms). */
   reapWaitMs?: number;
+  /** Most rounds of reading the process table and killing its leaves (default 32). */
   maxRounds?: number;
+  /** Total time allowed (default 3000 ms). */
   deadlineMs?: number;
 }
 

@@ -2,7 +2,9 @@ import { ErrorCode, errorResult, type ToolResult } from '@toolhost/core';
 
 /** What the session table needs to know about one session; the table manages the mutable fields. */
 export interface TableSession {
+  /** The session id shown to the model. */
   readonly id: number;
+  /** The command, for pruning notes and messages. */
   readonly cmd: string;
   /** True while the process has not exited. */
   readonly running: boolean;
