@@ -81,6 +81,13 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   let closed = false;
   let closing: Promise<void> | undefined;
 
+  let spawnQueue: Promise<unknown> = Promise.resolve();
+  const spawnOneAtATime = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = spawnQueue.then(task, task);
+    spawnQueue = next.catch(() => {});
+    return next;
+  };
+
   const track = (promise: Promise<unknown>) => {
     const tracked = promise.catch(() => {});
     background.add(tracked);
@@ -167,36 +174,42 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
       const shell = shellCommand(context.shell, args.cmd, baseEnv);
       if (!shell.ok) return errorResult(ErrorCode.SpawnFailed, shell.message);
       if (closed) return errorResult(ErrorCode.ToolFailed, 'exec_command is unavailable because the tool host is closing.');
-      const notes = sessions.prune();
-      const id = sessions.allocateId();
-      const marker = `${hostId}-${id}`;
-      const env = {
-        ...baseEnv,
-        TERM: args.tty ? 'xterm-256color' : 'dumb',
-        ...(options.env?.TERM ? { TERM: options.env.TERM } : {}),
-        [SESSION_MARKER_VARIABLE]: marker,
-      };
-      let child;
-      try {
-        const executor = args.tty ? (ptyExecutor ??= createPtyExecutor()) : pipeExecutor;
-        child = await executor.spawn({ file: shell.file, args: shell.args, cwd, env, rows, cols });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return errorResult(ErrorCode.SpawnFailed, `Could not start ${shell.file}: ${message}`);
-      }
-      const flow = createFlowControl(child);
-      const session = new ExecSession({
-        id,
-        cmd: args.cmd,
-        tty: args.tty,
-        process: child,
-        flow,
-        capture: args.tty ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) }) : new PipeCapture(),
-        spool: new SessionSpool(context.spool, `exec-${id}`),
-        onOutput: options.onOutput,
-        marker,
+      // Pruning, spawning and registering run one call at a time, so concurrent calls cannot overshoot the limit.
+      const spawned = await spawnOneAtATime(async () => {
+        const notes = sessions.prune();
+        const id = sessions.allocateId();
+        const marker = `${hostId}-${id}`;
+        const env = {
+          ...baseEnv,
+          TERM: args.tty ? 'xterm-256color' : 'dumb',
+          ...(options.env?.TERM ? { TERM: options.env.TERM } : {}),
+          [SESSION_MARKER_VARIABLE]: marker,
+        };
+        let child;
+        try {
+          const executor = args.tty ? (ptyExecutor ??= createPtyExecutor()) : pipeExecutor;
+          child = await executor.spawn({ file: shell.file, args: shell.args, cwd, env, rows, cols });
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          return errorResult(ErrorCode.SpawnFailed, `Could not start ${shell.file}: ${message}`);
+        }
+        const flow = createFlowControl(child);
+        const session = new ExecSession({
+          id,
+          cmd: args.cmd,
+          tty: args.tty,
+          process: child,
+          flow,
+          capture: args.tty ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) }) : new PipeCapture(),
+          spool: new SessionSpool(context.spool, `exec-${id}`),
+          onOutput: options.onOutput,
+          marker,
+        });
+        sessions.add(session);
+        return { session, notes };
       });
-      sessions.add(session);
+      if ('ok' in spawned) return spawned;
+      const { session, notes } = spawned;
       if (closed) track(session.kill());
       return session.serialize(() => respond(session, started, clampYieldTime(args.yield_time_ms), context, notes));
     },
