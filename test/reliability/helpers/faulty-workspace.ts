@@ -40,5 +40,18 @@ export function createFaultyWorkspace(inner: Workspace, faults: { failWrite?: nu
     const removeEmptyDirectory = inner.removeEmptyDirectory.bind(inner);
     wrapped.removeEmptyDirectory = (path) => removeEmptyDirectory(path);
   }
+  if (inner.readLink) {
+    const readLink = inner.readLink.bind(inner);
+    wrapped.readLink = (path) => readLink(path);
+  }
+  if (inner.createSymlink) {
+    const createSymlink = inner.createSymlink.bind(inner);
+    // Re-creating a link is a write: it counts, and can fail, like one.
+    wrapped.createSymlink = async (path, target) => {
+      writes++;
+      if (writes === faults.failWrite) throw fault('symlink', path);
+      return createSymlink(path, target);
+    };
+  }
   return wrapped;
 }
