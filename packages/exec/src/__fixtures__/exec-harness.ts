@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,8 @@ export function createExecHarness(options: ExecToolsOptions & { wrapSpool?: (spo
   const fileSpool = createFileSpool(spoolDir);
   const spool = options.wrapSpool ? options.wrapSpool(fileSpool) : fileSpool;
   const abort = new AbortController();
+  // Like the host's close signal, many concurrent calls listen to it.
+  setMaxListeners(0, abort.signal);
   const tools = createExecTools(options);
   const context = (overrides: Partial<HarnessContext> = {}): ToolContext => ({
     workspace,
