@@ -136,7 +136,9 @@ export class ExecSession implements TableSession {
   async hasLingeringProcesses(): Promise<boolean> {
     if (this.killing) return false;
     if (processGroupExists(this.process.pid)) return true;
-    return this.marker !== undefined && (await findMarkedProcesses({ exact: this.marker })).length > 0;
+    // Processes the command started have pids above its shell's (until pids wrap around, which close()'s host-wide
+    // sweep still covers), so only those are read.
+    return this.marker !== undefined && (await findMarkedProcesses({ exact: this.marker }, { minPid: this.process.pid })).length > 0;
   }
 
   /** Frees the output buffers and closes the spool; the process tree is left alone. */

@@ -108,22 +108,36 @@ function environHolds(environ: Buffer, match: MarkerMatch): boolean {
  * (readable for processes of the same user, and for all as root). This finds children that left the process group
  * and lost their parent (setsid, double fork); only a child that scrubbed its environment escapes. Empty without `/proc`.
  */
-export async function findMarkedProcesses(match: MarkerMatch): Promise<number[]> {
+export async function findMarkedProcesses(match: MarkerMatch, options: { minPid?: number } = {}): Promise<number[]> {
   let names: string[];
   try {
     names = await readdir('/proc');
   } catch {
     return [];
   }
+  const minPid = options.minPid ?? 0;
   const found: number[] = [];
-  await Promise.all(
-    names.map(async (name) => {
-      const code = name.charCodeAt(0);
-      if (code < 48 || code > 57) return;
-      const pid = Number(name);
-      if (pid === process.pid) return;
+  const candidates = names.filter((name) => {
+    const code = name.charCodeAt(0);
+    if (code < 48 || code > 57) return false;
+    const pid = Number(name);
+    return pid !== process.pid && pid >= minPid;
+  });
+  // A handful of candidates are read synchronously (cheaper than a thread-pool round trip each); a full scan is not.
+  if (candidates.length <= 16) {
+    for (const name of candidates) {
       try {
-        if (environHolds(await readFile(`/proc/${pid}/environ`), match)) found.push(pid);
+        if (environHolds(readFileSync(`/proc/${name}/environ`), match)) found.push(Number(name));
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }
+    return found.sort((a, b) => a - b);
+  }
+  await Promise.all(
+    candidates.map(async (name) => {
+      try {
+        if (environHolds(await readFile(`/proc/${name}/environ`), match)) found.push(Number(name));
       } catch {
         // Gone, or not ours to read.
       }
