@@ -120,7 +120,7 @@ export default async function (): Promise<void> {
     console.log(line(widths.map((width) => '-'.repeat(width))));
     for (const row of rows) console.log(line(row));
     console.log(`cold = first query of a new tool instance (grammar load + parse), median of ${COLD_RUNS} instances; warm = median of ${WARM_RUNS} repeats on one instance.`);
-    console.log('warm includes the whole-result cache: the 2nd identical call searches and snapshots (walk + stat of every file), calls 3+ only validate the snapshot; the parse cache serves every later call.');
+    console.log('scan rows: warm includes the whole-result cache (the 2nd identical call searches and snapshots with a walk + stat of every file, calls 3+ only validate it); ripgrep rows: no result cache (rg is as cheap as the validation), every call runs rg -l and reuses parsed trees.');
     console.log(`rg cold = first rg run, rg warm = median of ${WARM_RUNS}; the OS page cache is warm for both (files were just copied). ratio = code_search / rg.`);
   } finally {
     rmSync(corpus.root, { recursive: true, force: true });

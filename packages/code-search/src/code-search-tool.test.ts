@@ -271,6 +271,7 @@ describe('walk rules', () => {
       age();
       let prefilterCalls = 0;
       const counting = createCodeSearchTool({
+        resultCache: true,
         prefilter: async () => {
           prefilterCalls++;
           return undefined;

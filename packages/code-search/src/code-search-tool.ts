@@ -34,7 +34,8 @@ export interface CodeSearchToolOptions {
   prefilter?: 'ripgrep' | 'scan' | CandidatePrefilter;
   /**
    * Reuse a whole earlier result of a repeated call on a disk workspace when every file under the searched folder still has
-   * the same path, mtime and size (checked by walking and stating them, which is cheaper than scanning). Default true.
+   * the same path, mtime and size (checked by walking and stating them, which is cheaper than the pure-JS scan but not
+   * than ripgrep). Default: on with the `'scan'` prefilter, off with ripgrep.
    */
   resultCache?: boolean;
 }
@@ -48,8 +49,8 @@ function respond(query: string, outcome: SearchOutcome): ToolResult {
 export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolImplementation {
   const parser = createSyntaxParser(options.grammarSource ?? nodeGrammarSource);
   const cache = createParseCache(options.cacheSourceChars ?? DEFAULT_CACHE_SOURCE_CHARS);
-  const results = options.resultCache === false ? undefined : createResultCache();
   const choice = options.prefilter ?? 'ripgrep';
+  const results = (options.resultCache ?? choice === 'scan') ? createResultCache() : undefined;
   const prefilter: CandidatePrefilter | undefined = choice === 'scan' ? undefined : choice === 'ripgrep' ? createRipgrepPrefilter() : choice;
   return {
     name: 'code_search',
