@@ -6,3 +6,4 @@ export type { ChunkLine, PatchChunk, PatchOperation, ParsedPatch } from './patch
 export { PathLocks, sharedPathLocks } from './path-locks.js';
 export { createDiffEntry, boundDiff, MAX_DIFF_LINES, type DiffEntry, type DiffOperation, type EditRegion, type DiffEntryInput } from './diff-entry.js';
 export { normalizePunctuation, MATCH_PASSES } from './line-matcher.js';
+export type { TextLine, LineEnding } from './text-document.js';
