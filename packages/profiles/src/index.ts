@@ -24,5 +24,6 @@ export {
   type VerificationGate,
   type VerificationGateOptions,
 } from './verification-gate.js';
+export { createBuiltinImplementations } from './builtin-implementations.js';
 export { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions, type BuiltinImplementations } from './tool-runtime.js';
 export { checkProfileSettings, type ProfileSettings } from './profile-settings.js';

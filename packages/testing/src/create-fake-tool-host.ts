@@ -10,10 +10,9 @@ import {
   type ToolResult,
 } from '@toolhost/core';
 import type { CatalogEntry } from '@toolhost/catalog';
-import { createApplyPatchTool } from '@toolhost/patch';
-import { createCodeSearchTool } from '@toolhost/code-search';
 import {
   checkProfileSettings,
+  createBuiltinImplementations,
   createToolRuntime,
   currentShellEnvironment,
   resolveShellProfile,
@@ -96,12 +95,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     workspace,
     spool,
     tokenizer: options.tokenizer ?? gptTokenizer,
-    implementations: {
-      exec_command: exec.execCommand,
-      write_stdin: exec.writeStdin,
-      apply_patch: createApplyPatchTool(),
-      code_search: createCodeSearchTool(),
-    },
+    implementations: createBuiltinImplementations(exec),
     catalog: options.catalog,
     verification: options.verification,
     onCall: (name, args, result) => calls.push({ name, args, result }),

@@ -4,10 +4,9 @@ import { ToolHostError, gptTokenizer, type Tokenizer, type ToolDefinition, type 
 import { createFileSpool, createNodeWorkspace } from '@toolhost/core/node';
 import type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 import { createExecTools, type ExecGateway } from '@toolhost/exec';
-import { createApplyPatchTool } from '@toolhost/patch';
-import { createCodeSearchTool } from '@toolhost/code-search';
 import {
   checkProfileSettings,
+  createBuiltinImplementations,
   createToolRuntime,
   currentShellEnvironment,
   resolveShellProfile,
@@ -79,12 +78,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     workspace,
     spool: createFileSpool(options.spoolDir),
     tokenizer: options.tokenizer ?? gptTokenizer,
-    implementations: {
-      exec_command: exec.execCommand,
-      write_stdin: exec.writeStdin,
-      apply_patch: createApplyPatchTool(),
-      code_search: createCodeSearchTool(),
-    },
+    implementations: createBuiltinImplementations(exec),
     catalog: options.catalog,
     verification: options.verification,
     onClose: () => exec.close(),
