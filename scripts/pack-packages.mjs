@@ -5,7 +5,7 @@
 //
 //   node scripts/pack-packages.mjs --out DIR          pack every package into DIR and print each tarball's size
 //   node scripts/pack-packages.mjs --publish [--dry-run]   npm publish every package from its staging copy
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -82,24 +82,37 @@ export function printTarballs(tarballs) {
   for (const tarball of tarballs) console.log(`${(tarball.bytes / 1024).toFixed(1).padStart(8)} KB  ${String(tarball.files.length).padStart(3)} files  ${tarball.name}@${tarball.version}`);
 }
 
-function publishAll(dryRun) {
+/** `npm publish` output lines that are warnings, except the dry run's reminder that nobody is logged in. */
+export function publishWarnings(output) {
+  return output.split('\n').filter((line) => /^npm warn/i.test(line) && !/requires you to be logged in/.test(line));
+}
+
+/** Publishes every package from a staging copy; with `dryRun`, returns the warnings npm printed (a clean run has none). */
+export function publishAll(dryRun, packages = workspacePackages()) {
   const stagingRoot = mkdtempSync(join(tmpdir(), 'toolhost-stage-'));
+  const problems = [];
   try {
-    for (const pkg of workspacePackages()) {
+    for (const pkg of packages) {
       const staged = stagePackage(pkg, stagingRoot);
       const args = ['publish', '--access', 'public', ...(dryRun ? ['--dry-run'] : [])];
-      const result = execFileSync('npm', args, { cwd: staged, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      console.log(`${dryRun ? 'dry-run ' : ''}published ${pkg.manifest.name}@${pkg.manifest.version}${result.trim() ? '' : ''}`);
+      const result = spawnSync('npm', args, { cwd: staged, encoding: 'utf8' });
+      const warnings = publishWarnings(`${result.stdout}\n${result.stderr}`);
+      if (result.status !== 0) problems.push(`${pkg.manifest.name}: npm publish exited ${result.status}\n${result.stderr}`);
+      problems.push(...warnings.map((warning) => `${pkg.manifest.name}: ${warning}`));
+      console.log(`${dryRun ? 'npm publish --dry-run' : 'npm publish'} ${pkg.manifest.name}@${pkg.manifest.version}: ${result.status === 0 && warnings.length === 0 ? 'clean' : 'PROBLEMS'}`);
     }
   } finally {
     rmSync(stagingRoot, { recursive: true, force: true });
   }
+  return problems;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const { values } = parseArgs({ options: { out: { type: 'string' }, publish: { type: 'boolean' }, 'dry-run': { type: 'boolean' } } });
   if (values.publish) {
-    publishAll(Boolean(values['dry-run']));
+    const problems = publishAll(Boolean(values['dry-run']));
+    for (const problem of problems) console.error(problem);
+    process.exit(problems.length ? 1 : 0);
   } else {
     const tarballs = packAll(resolve(values.out ?? join(repositoryRoot, '.packed')));
     printTarballs(tarballs);

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { distProblems } from '../../scripts/check-dist.mjs';
-import { packAll, printTarballs, tarballProblems } from '../../scripts/pack-packages.mjs';
+import { packAll, printTarballs, publishAll, tarballProblems } from '../../scripts/pack-packages.mjs';
 import { repositoryRoot, workspacePackages } from '../../scripts/workspace-packages.mjs';
 
 const { values: options } = parseArgs({ options: { build: { type: 'boolean' }, keep: { type: 'boolean' }, 'no-pnpm': { type: 'boolean' } } });
@@ -123,6 +123,23 @@ async function install(label, folder, command, args) {
   return code === 0;
 }
 
+/** Every package has the same version, and every reference to a sibling names exactly that version. */
+function lockstepProblems(packages) {
+  const versions = new Set(packages.map((pkg) => pkg.manifest.version));
+  if (versions.size !== 1) return [`versions differ: ${packages.map((pkg) => `${pkg.manifest.name}@${pkg.manifest.version}`).join(', ')}`];
+  const [version] = versions;
+  const names = new Set(packages.map((pkg) => pkg.manifest.name));
+  const problems = [];
+  for (const { manifest } of packages) {
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies']) {
+      for (const [name, range] of Object.entries(manifest[field] ?? {})) {
+        if (names.has(name) && range !== version) problems.push(`${manifest.name} ${field}.${name} is ${range}, not ${version}`);
+      }
+    }
+  }
+  return problems;
+}
+
 async function main() {
   if (options.build) {
     section('build');
@@ -134,10 +151,14 @@ async function main() {
     section(`dist check (${packages.length} packages)`);
     for (const pkg of packages) record(`${pkg.manifest.name} dist`, distProblems(pkg));
 
+    section('versions in lockstep');
+    record('one version for every package and every internal reference', lockstepProblems(packages));
+
     section('pack');
     const tarballs = packAll(join(root, 'tarballs'), packages);
     printTarballs(tarballs);
     record('tarball contents and sizes', tarballs.flatMap(tarballProblems));
+    record('npm publish --dry-run is clean for every package', publishAll(true, packages));
 
     section('npm install of every tarball plus peers');
     const full = createProject(root, 'npm', tarballs, PEERS);
