@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Packs (or publishes) every workspace package from a staging copy, so the working tree is never modified:
 // the copy's package.json loses the development-only `@toolhost/source` export condition (it points at src/, which
-// is not shipped), `scripts` and `devDependencies`; the root LICENSE is added, and the root README for the facade.
+// is not shipped), `scripts` and `devDependencies`; the root LICENSE is added (and the root README for the facade);
+// a CHANGELOG.md written by `changeset version` is shipped too.
 //
 //   node scripts/pack-packages.mjs --out DIR          pack every package into DIR and print each tarball's size
 //   node scripts/pack-packages.mjs --publish [--dry-run]   npm publish every package from its staging copy
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -44,6 +45,7 @@ export function stagePackage({ folder, manifest }, stagingRoot) {
   if (!readme) throw new Error(`${manifest.name}: no README.md in ${folder}`);
   cpSync(readme, join(staged, 'README.md'));
   cpSync(join(existsSync(join(folder, 'LICENSE')) ? folder : repositoryRoot, 'LICENSE'), join(staged, 'LICENSE'));
+  if (existsSync(join(folder, 'CHANGELOG.md'))) cpSync(join(folder, 'CHANGELOG.md'), join(staged, 'CHANGELOG.md'));
   return staged;
 }
 
@@ -87,30 +89,63 @@ export function publishWarnings(output) {
   return output.split('\n').filter((line) => /^npm warn/i.test(line) && !/requires you to be logged in/.test(line));
 }
 
-/** Publishes every package from a staging copy; with `dryRun`, returns the warnings npm printed (a clean run has none). */
-export function publishAll(dryRun, packages = workspacePackages()) {
+function runNpm(args, cwd) {
+  return new Promise((resolvePromise) => {
+    const child = spawn('npm', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => resolvePromise({ status: -1, output: `${output}${error.message}` }));
+    child.on('close', (status) => resolvePromise({ status, output }));
+  });
+}
+
+/**
+ * Publishes every package from a staging copy (dependencies first, one at a time); a dry run checks them side by
+ * side. Resolves to the problems found: a non-zero exit or any warning (a clean run has none).
+ */
+export async function publishAll(dryRun, packages = workspacePackages()) {
   const stagingRoot = mkdtempSync(join(tmpdir(), 'toolhost-stage-'));
   const problems = [];
+  const publishOne = async (pkg) => {
+    const staged = stagePackage(pkg, stagingRoot);
+    const result = await runNpm(['publish', '--access', 'public', ...(dryRun ? ['--dry-run'] : [])], staged);
+    const warnings = publishWarnings(result.output);
+    if (result.status !== 0) problems.push(`${pkg.manifest.name}: npm publish exited ${result.status}\n${result.output}`);
+    problems.push(...warnings.map((warning) => `${pkg.manifest.name}: ${warning}`));
+    if (!dryRun) console.log(`published ${pkg.manifest.name}@${pkg.manifest.version}`);
+  };
   try {
-    for (const pkg of packages) {
-      const staged = stagePackage(pkg, stagingRoot);
-      const args = ['publish', '--access', 'public', ...(dryRun ? ['--dry-run'] : [])];
-      const result = spawnSync('npm', args, { cwd: staged, encoding: 'utf8' });
-      const warnings = publishWarnings(`${result.stdout}\n${result.stderr}`);
-      if (result.status !== 0) problems.push(`${pkg.manifest.name}: npm publish exited ${result.status}\n${result.stderr}`);
-      problems.push(...warnings.map((warning) => `${pkg.manifest.name}: ${warning}`));
-      console.log(`${dryRun ? 'npm publish --dry-run' : 'npm publish'} ${pkg.manifest.name}@${pkg.manifest.version}: ${result.status === 0 && warnings.length === 0 ? 'clean' : 'PROBLEMS'}`);
-    }
+    if (dryRun) await Promise.all(packages.map(publishOne));
+    else for (const pkg of inDependencyOrder(packages)) await publishOne(pkg);
   } finally {
     rmSync(stagingRoot, { recursive: true, force: true });
   }
   return problems;
 }
 
+/** Packages ordered so that each comes after the siblings it depends on. */
+function inDependencyOrder(packages) {
+  const byName = new Map(packages.map((pkg) => [pkg.manifest.name, pkg]));
+  const ordered = [];
+  const visit = (pkg, seen = new Set()) => {
+    if (ordered.includes(pkg) || seen.has(pkg)) return;
+    seen.add(pkg);
+    const { dependencies = {}, peerDependencies = {}, optionalDependencies = {} } = pkg.manifest;
+    for (const name of Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies })) {
+      if (byName.has(name)) visit(byName.get(name), seen);
+    }
+    ordered.push(pkg);
+  };
+  for (const pkg of packages) visit(pkg);
+  return ordered;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const { values } = parseArgs({ options: { out: { type: 'string' }, publish: { type: 'boolean' }, 'dry-run': { type: 'boolean' } } });
   if (values.publish) {
-    const problems = publishAll(Boolean(values['dry-run']));
+    const problems = await publishAll(Boolean(values['dry-run']));
+    if (values['dry-run']) console.log(`npm publish --dry-run: ${problems.length ? 'problems' : 'clean'} for ${workspacePackages().length} packages`);
     for (const problem of problems) console.error(problem);
     process.exit(problems.length ? 1 : 0);
   } else {

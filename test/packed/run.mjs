@@ -6,9 +6,11 @@
 //    fails on a missing README/LICENSE or a facade tarball over 100 KB;
 // 3. installs the tarballs plus their peers into a fresh project in the system temp folder (outside the repository:
 //    no workspace links, no @toolhost/source condition) and runs cases/*.case.mjs from ESM and from CommonJS;
-// 4. type-checks a consumer there (moduleResolution node16 and bundler, skipLibCheck off);
-// 5. installs the facade with --ignore-scripts and runs the exec cases (the PTY must work without install scripts);
-// 6. installs with pnpm (strict layout) and runs the exec and fake-host cases and the type-check again.
+// 4. installs the facade with --ignore-scripts and runs the exec cases (the PTY must work without install scripts);
+// 5. installs with pnpm (strict layout), runs the exec and fake-host cases and type-checks a consumer of every
+//    package (moduleResolution node16 and bundler, skipLibCheck off; in the npm project instead with --no-pnpm);
+// 6. runs `npm publish --dry-run` for every package from its staging copy (no warning allowed).
+// Steps 3 to 6 run side by side; each prints its lines when it is done.
 //
 //   node test/packed/run.mjs [--build] [--keep] [--no-pnpm]
 // Adding a case: drop an `<area>.case.mjs` into cases/ exporting `[{ name, run(context) }]`; load toolhost's packages
@@ -35,18 +37,28 @@ const here = import.meta.dirname;
 const started = Date.now();
 const results = { passed: 0, failed: 0 };
 
-function record(name, problems) {
-  if (problems.length === 0) {
-    results.passed++;
-    console.log(`  ok   ${name}`);
-  } else {
-    results.failed++;
-    console.log(`  FAIL ${name}\n${problems.join('\n').replace(/^/gm, '       ')}`);
+/** Collects one pipeline's lines, so that pipelines running side by side print one after the other. */
+class Log {
+  lines = [];
+  print(text) {
+    this.lines.push(text);
   }
-}
-
-function section(title) {
-  console.log(`\n--- ${title} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  section(title) {
+    this.print(`\n--- ${title} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  record(name, problems) {
+    if (problems.length === 0) {
+      results.passed++;
+      this.print(`  ok   ${name}`);
+    } else {
+      results.failed++;
+      this.print(`  FAIL ${name}\n${problems.join('\n').replace(/^/gm, '       ')}`);
+    }
+  }
+  flush() {
+    if (this.lines.length) console.log(this.lines.join('\n'));
+    this.lines = [];
+  }
 }
 
 /** The environment for everything run in a consumer project: no development condition, no repository paths. */
@@ -91,35 +103,35 @@ function createProject(root, folderName, tarballs, peers) {
 }
 
 /** Runs the cases in a project once per module system (in parallel) and records each case line. */
-async function runCases(label, folder, modes, only) {
+async function runCases(log, label, folder, modes, only) {
   const runs = await Promise.all(
     modes.map((mode) => run(process.execPath, ['runner.cjs', '--mode', mode, ...(only ? ['--only', only] : [])], folder)),
   );
   for (const [index, { code, output }] of runs.entries()) {
-    process.stdout.write(output.replace(/^(?=.)/gm, `${label} `));
+    log.print(output.trimEnd().replace(/^(?=.)/gm, `${label} `));
     const summary = /packed \w+: (\d+) passed, (\d+) failed/.exec(output);
     if (!summary) {
-      record(`${label} ${modes[index]} runner finished`, [`exit ${code}, no summary line`]);
+      log.record(`${label} ${modes[index]} runner finished`, [`exit ${code}, no summary line`]);
       continue;
     }
     results.passed += Number(summary[1]);
     results.failed += Number(summary[2]);
-    if (code !== 0 && Number(summary[2]) === 0) record(`${label} ${modes[index]} runner exit code`, [`exit ${code}`]);
+    if (code !== 0 && Number(summary[2]) === 0) log.record(`${label} ${modes[index]} runner exit code`, [`exit ${code}`]);
   }
 }
 
-async function typeCheck(label, folder, configs) {
+async function typeCheck(log, label, folder, configs) {
   const tsc = join(folder, 'node_modules', 'typescript', 'bin', 'tsc');
-  for (const config of configs) {
-    const { code, output } = await run(process.execPath, [tsc, '-p', join('consumer', config)], folder);
-    record(`${label} tsc -p consumer/${config} (skipLibCheck false)`, code === 0 ? [] : [output.trim() || `exit ${code}`]);
+  const checks = await Promise.all(configs.map((config) => run(process.execPath, [tsc, '-p', join('consumer', config)], folder)));
+  for (const [index, { code, output }] of checks.entries()) {
+    log.record(`${label} tsc -p consumer/${configs[index]} (skipLibCheck false)`, code === 0 ? [] : [output.trim() || `exit ${code}`]);
   }
 }
 
-async function install(label, folder, command, args) {
+async function install(log, label, folder, command, args) {
   const begun = Date.now();
   const { code, output } = await run(command, args, folder);
-  record(`${label} install (${((Date.now() - begun) / 1000).toFixed(1)} s)`, code === 0 ? [] : [output.trim()]);
+  log.record(`${label} install (${((Date.now() - begun) / 1000).toFixed(1)} s)`, code === 0 ? [] : [output.trim()]);
   return code === 0;
 }
 
@@ -140,57 +152,85 @@ function lockstepProblems(packages) {
   return problems;
 }
 
+/** Every tarball plus peers: the cases from ESM and CommonJS, then the consumer type-check. */
+async function npmPipeline(root, tarballs) {
+  const log = new Log();
+  log.section('npm install of every tarball plus peers');
+  const folder = createProject(root, 'npm', tarballs, PEERS);
+  if (await install(log, 'npm', folder, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'])) {
+    log.section('npm: cases from ESM and CommonJS');
+    await runCases(log, 'npm', folder, ['esm', 'cjs']);
+    // The pnpm pipeline type-checks the same consumer under its stricter layout; here only when pnpm is skipped.
+    if (options['no-pnpm']) {
+      log.section('npm: types as a user compiles them');
+      await typeCheck(log, 'npm', folder, ['tsconfig.node16.json', 'tsconfig.bundler.json']);
+    }
+  }
+  return log;
+}
+
+/** The facade alone, installed with --ignore-scripts: PTY sessions must still work. */
+async function ignoreScriptsPipeline(root, tarballs) {
+  const log = new Log();
+  log.section('npm install --ignore-scripts of the facade');
+  const folder = createProject(root, 'ignore-scripts', tarballs, []);
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  manifest.dependencies = { toolhost: manifest.dependencies.toolhost };
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  if (await install(log, 'ignore-scripts', folder, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'])) {
+    await runCases(log, 'ignore-scripts', folder, ['esm', 'cjs'], 'exec');
+  }
+  return log;
+}
+
+/** pnpm's strict layout (only declared packages are visible; build scripts are not run by default). */
+async function pnpmPipeline(root, tarballs) {
+  const log = new Log();
+  log.section(`pnpm ${PNPM_VERSION} install (strict layout)`);
+  const prefix = join(root, 'pnpm-tool');
+  const tool = await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', `pnpm@${PNPM_VERSION}`], root);
+  log.record(`pnpm ${PNPM_VERSION} installed`, tool.code === 0 ? [] : [tool.output.trim()]);
+  const folder = createProject(root, 'pnpm', tarballs, PEERS);
+  const pnpm = join(prefix, 'bin', 'pnpm');
+  if (tool.code === 0 && (await install(log, 'pnpm', folder, pnpm, ['install', '--prefer-offline', '--reporter', 'silent']))) {
+    await runCases(log, 'pnpm', folder, ['esm', 'cjs'], 'exec,testing');
+    await typeCheck(log, 'pnpm', folder, ['tsconfig.node16.json', 'tsconfig.bundler.json']);
+  }
+  return log;
+}
+
 async function main() {
   if (options.build) {
-    section('build');
+    console.log('--- build');
     execFileSync('npm', ['run', 'build'], { cwd: repositoryRoot, stdio: 'inherit' });
   }
   const packages = workspacePackages();
   const root = mkdtempSync(join(tmpdir(), 'toolhost-packed-'));
   try {
-    section(`dist check (${packages.length} packages)`);
-    for (const pkg of packages) record(`${pkg.manifest.name} dist`, distProblems(pkg));
-
-    section('versions in lockstep');
-    record('one version for every package and every internal reference', lockstepProblems(packages));
-
-    section('pack');
+    const log = new Log();
+    log.section(`dist check (${packages.length} packages)`);
+    for (const pkg of packages) log.record(`${pkg.manifest.name} dist`, distProblems(pkg));
+    log.section('versions in lockstep');
+    log.record('one version for every package and every internal reference', lockstepProblems(packages));
+    log.section('pack');
     const tarballs = packAll(join(root, 'tarballs'), packages);
+    log.flush();
     printTarballs(tarballs);
-    record('tarball contents and sizes', tarballs.flatMap(tarballProblems));
-    record('npm publish --dry-run is clean for every package', publishAll(true, packages));
-
-    section('npm install of every tarball plus peers');
-    const full = createProject(root, 'npm', tarballs, PEERS);
-    if (await install('npm', full, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'])) {
-      section('cases from ESM and CommonJS');
-      await runCases('npm', full, ['esm', 'cjs']);
-      section('types as a user compiles them');
-      await typeCheck('npm', full, ['tsconfig.node16.json', 'tsconfig.bundler.json']);
-    }
-
-    section('npm install --ignore-scripts of the facade');
-    const facade = tarballs.filter((tarball) => tarball.name === 'toolhost' || tarball.name.startsWith('@toolhost/'));
-    const bare = createProject(root, 'ignore-scripts', facade, []);
-    const bareManifest = JSON.parse(readFileSync(join(bare, 'package.json'), 'utf8'));
-    bareManifest.dependencies = { toolhost: bareManifest.dependencies.toolhost };
-    writeFileSync(join(bare, 'package.json'), `${JSON.stringify(bareManifest, null, 2)}\n`);
-    if (await install('ignore-scripts', bare, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'])) {
-      await runCases('ignore-scripts', bare, ['esm', 'cjs'], 'exec');
-    }
-
-    if (!options['no-pnpm']) {
-      section(`pnpm ${PNPM_VERSION} install (strict layout)`);
-      const prefix = join(root, 'pnpm-tool');
-      const tool = await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', `pnpm@${PNPM_VERSION}`], root);
-      record(`pnpm ${PNPM_VERSION} installed`, tool.code === 0 ? [] : [tool.output.trim()]);
-      const pnpmProject = createProject(root, 'pnpm', tarballs, PEERS);
-      const pnpm = join(prefix, 'bin', 'pnpm');
-      if (tool.code === 0 && (await install('pnpm', pnpmProject, pnpm, ['install', '--prefer-offline', '--reporter', 'silent']))) {
-        await runCases('pnpm', pnpmProject, ['esm', 'cjs'], 'exec,testing');
-        await typeCheck('pnpm', pnpmProject, ['tsconfig.node16.json', 'tsconfig.bundler.json']);
-      }
-    }
+    log.record('tarball contents and sizes', tarballs.flatMap(tarballProblems));
+    log.flush();
+    // Independent from here on: run side by side, print one after the other.
+    const publishLog = new Log();
+    const pipelines = [
+      npmPipeline(root, tarballs),
+      ignoreScriptsPipeline(root, tarballs),
+      ...(options['no-pnpm'] ? [] : [pnpmPipeline(root, tarballs)]),
+      (async () => {
+        publishLog.section('npm publish --dry-run');
+        publishLog.record('npm publish --dry-run is clean for every package', await publishAll(true, packages));
+        return publishLog;
+      })(),
+    ];
+    for (const pipeline of pipelines) (await pipeline).flush();
   } finally {
     if (options.keep) console.log(`kept ${root}`);
     else rmSync(root, { recursive: true, force: true });
