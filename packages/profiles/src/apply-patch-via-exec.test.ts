@@ -48,6 +48,7 @@ describe('apply_patch sent through exec_command', () => {
     expect(result.ok).toBe(true);
     expect(result.output).toBe(`Success. Updated the following files:\nM a.txt\n${NOTE}`);
     expect(result.data?.diff).toEqual([expect.objectContaining({ path: 'a.txt', operation: 'updated', additions: 1, deletions: 1 })]);
+    expect(result.data?.exit_code).toBe(0);
     expect(workspace.snapshot()).toEqual({ 'a.txt': 'two\n' });
     expect(commands).toEqual([]);
   });
@@ -61,6 +62,7 @@ describe('apply_patch sent through exec_command', () => {
     expect(result.output.startsWith('Error [patch_context_not_found]: ')).toBe(true);
     expect(result.output.endsWith(`\n${NOTE}`)).toBe(true);
     expect(result.error?.message.endsWith(`\n${NOTE}`)).toBe(true);
+    expect(result.data?.exit_code).toBe(1);
     expect(workspace.snapshot()).toEqual({ 'a.txt': 'one\n' });
   });
 

@@ -141,10 +141,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** A patch result answered to exec_command: the result, then one line pointing the model at the apply_patch tool. */
+/**
+ * A patch result answered to exec_command: the result, then one line pointing the model at the apply_patch tool. Its
+ * data gains `exit_code` (0 applied, 1 refused), as an apply_patch program would exit, for callers that read one.
+ */
 function withPatchNote(result: ToolResult): ToolResult {
-  if (result.error) return errorResult(result.error.code, `${result.error.message}\n${APPLY_PATCH_VIA_EXEC_NOTE}`, result.data);
-  return { ...result, output: `${result.output.replace(/\n*$/, '\n')}${APPLY_PATCH_VIA_EXEC_NOTE}` };
+  const data = { ...result.data, exit_code: result.ok ? 0 : 1 };
+  if (result.error) return errorResult(result.error.code, `${result.error.message}\n${APPLY_PATCH_VIA_EXEC_NOTE}`, data);
+  return { ...result, output: `${result.output.replace(/\n*$/, '\n')}${APPLY_PATCH_VIA_EXEC_NOTE}`, data };
 }
 
 /** Creates the dispatch core: tool list, preflight, validation, gate, budgeting and deferred expansion. */
