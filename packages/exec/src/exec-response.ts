@@ -60,7 +60,28 @@ function compactResponse(parts: ExecOutputParts, spoolPath: string | undefined, 
     }
   }
   for (let index = 0; index < header.length; index++) if (!chosen[index]) tryLine(index);
-  return render(chosen, pathLines);
+  const compact = render(chosen, pathLines);
+  const omitted = omittedTokens > 0;
+  if (status >= 0 && chosen[status] && (pathLines.length > 0 || !omitted)) return compact;
+  // Too small a budget for the header's status line and the spool path: the shortest forms that still say how the
+  // process stands and that output was left out.
+  for (const form of statusForms(parts, omitted)) if (tokenizer.isWithin(form, limit)) return form;
+  return compact;
+}
+
+/** Ever shorter statements of the process state (and of the cut), for budgets too small for the header. */
+function statusForms(parts: ExecOutputParts, omitted: boolean): string[] {
+  const cut = omitted ? ', output cut' : '';
+  const more = omitted ? '…' : '';
+  if (parts.exitCode !== undefined) {
+    const code = parts.exitCode;
+    return [`Process exited with code ${code}${cut}`, `exit ${code}${cut}`, `exit ${code}${more}`, `${code}${more}`, `${code}`];
+  }
+  if (parts.sessionId !== undefined) {
+    const id = parts.sessionId;
+    return [`Process running with session ID ${id}${cut}`, `session ${id}${cut}`, `session ${id}${more}`, `running${more}`];
+  }
+  return omitted ? ['output cut', '…'] : [];
 }
 
 /**
