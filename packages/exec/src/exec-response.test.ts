@@ -93,6 +93,18 @@ describe('buildExecResponse', () => {
     expect(running.output).toBe(`Process running with session ID 4\nFull output: ${spool}`);
   });
 
+  test('a large window that is cut gets an estimated count, marked ~N; one shown whole is counted exactly', () => {
+    const big: CapturedText = { head: lines(0, 20_000), tail: '', omittedChars: 0 };
+    const cut = buildExecResponse({ wallTimeMs: 5, exitCode: 0, captured: big, tokenizer: gptTokenizer, maxOutputTokens: 300, spoolPath: () => '/tmp/x.log' });
+    const shown = Number(/Original token count: ~(\d+)\n/.exec(cut.output)?.[1]);
+    const exact = gptTokenizer.count(big.head);
+    expect(Math.abs(shown - exact) / exact).toBeLessThan(0.1);
+    expect(cut.data?.original_token_count).toBe(shown);
+    const whole: CapturedText = { head: lines(0, 6_000), tail: '', omittedChars: 0 };
+    const fits = buildExecResponse({ wallTimeMs: 5, exitCode: 0, captured: whole, tokenizer: gptTokenizer, maxOutputTokens: 50_000, spoolPath: () => undefined });
+    expect(fits.output).toContain(`Original token count: ${gptTokenizer.count(whole.head)}\nOutput:\n`);
+  });
+
   test('windowTokenCount is exact without a gap', () => {
     expect(windowTokenCount({ head: 'hello world\n', tail: 'bye\n', omittedChars: 0 }, gptTokenizer)).toBe(gptTokenizer.count('hello world\nbye\n'));
   });

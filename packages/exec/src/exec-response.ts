@@ -3,7 +3,13 @@ import { formatExecOutput, newChunkId, type ExecOutputParts } from './exec-outpu
 import type { CapturedText } from './output-window.js';
 
 /** Characters sampled at each end of a window too large to count in full. */
-const ESTIMATE_SAMPLE = 64 * 1024;
+const ESTIMATE_SAMPLE = 4 * 1024;
+
+/**
+ * Windows up to this many characters are counted exactly; larger ones are estimated (and shown as `~N`): tokenizing
+ * runs at about 8 MB/s, so counting 100 KB would cost more than the command that printed it.
+ */
+export const EXACT_TOKEN_COUNT_CHARS = 32 * 1024;
 
 /** What one exec_command / write_stdin response is made of. */
 export interface ExecResponseInput {
@@ -22,15 +28,28 @@ export interface ExecResponseInput {
   spoolPath(): string | undefined;
 }
 
-/** Tokens of the whole window: exact when it is all in memory, else extrapolated from samples of both ends. */
-export function windowTokenCount(captured: CapturedText, tokenizer: Tokenizer): number {
-  if (captured.omittedChars === 0) return tokenizer.count(captured.head + captured.tail);
+/** Tokens of the whole window, and whether the count is an estimate. */
+export interface WindowTokenCount {
+  tokens: number;
+  estimated: boolean;
+}
+
+/** Tokens of the whole window: exact up to {@link EXACT_TOKEN_COUNT_CHARS}, else extrapolated from samples of both ends. */
+export function countWindowTokens(captured: CapturedText, tokenizer: Tokenizer): WindowTokenCount {
+  const total = captured.head.length + captured.tail.length + captured.omittedChars;
+  if (captured.omittedChars === 0 && total <= EXACT_TOKEN_COUNT_CHARS) return { tokens: tokenizer.count(captured.head + captured.tail), estimated: false };
+  const source = captured.tail.length > 0 ? captured.tail : captured.head;
   const headSample = captured.head.slice(0, ESTIMATE_SAMPLE);
-  const tailSample = captured.tail.slice(Math.max(0, captured.tail.length - ESTIMATE_SAMPLE));
+  const tailSample = source.slice(Math.max(source === captured.head ? headSample.length : 0, source.length - ESTIMATE_SAMPLE));
   const sampled = headSample.length + tailSample.length;
-  if (sampled === 0) return 0;
+  if (sampled === 0) return { tokens: 0, estimated: false };
   const ratio = (tokenizer.count(headSample) + tokenizer.count(tailSample)) / sampled;
-  return Math.max(1, Math.round(ratio * (captured.head.length + captured.tail.length + captured.omittedChars)));
+  return { tokens: Math.max(1, Math.round(ratio * total)), estimated: true };
+}
+
+/** Tokens of the whole window: exact when it is small, else extrapolated from samples of both ends. */
+export function windowTokenCount(captured: CapturedText, tokenizer: Tokenizer): number {
+  return countWindowTokens(captured, tokenizer).tokens;
 }
 
 /**
@@ -91,17 +110,23 @@ function statusForms(parts: ExecOutputParts, omitted: boolean): string[] {
 export function buildExecResponse(input: ExecResponseInput): ToolResult {
   const { captured, tokenizer } = input;
   const limit = input.maxOutputTokens;
-  const originalTokens = windowTokenCount(captured, tokenizer);
+  const counted = countWindowTokens(captured, tokenizer);
+  const complete = captured.omittedChars === 0;
+  const whole = complete ? captured.head + captured.tail : '';
+  // A window shown whole is counted exactly whatever its size (the budget check tokenizes it anyway).
+  // Whether the whole window could fit at all; when it cannot, no smaller budget below is tried with it again.
+  const wholeMayFit = complete && tokenizer.isWithin(whole, limit);
+  if (counted.estimated && wholeMayFit) Object.assign(counted, { tokens: tokenizer.count(whole), estimated: false });
+  const originalTokens = counted.tokens;
   const parts = {
     chunkId: input.chunkId ?? newChunkId(),
     wallTimeMs: input.wallTimeMs,
     exitCode: input.exitCode,
     sessionId: input.exitCode === undefined ? input.sessionId : undefined,
     originalTokenCount: originalTokens,
+    originalTokenCountEstimated: counted.estimated,
     notes: input.notes,
   };
-  const complete = captured.omittedChars === 0;
-  const whole = complete ? captured.head + captured.tail : '';
   let available = limit - tokenizer.count(formatExecOutput({ ...parts, preview: '' }));
   let truncated = !complete;
   let spoolPath: string | undefined;
@@ -109,12 +134,12 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
   let fitted = false;
   for (let attempt = 0; attempt < 8 && available > 0; attempt++) {
     let preview: string;
-    if (complete && !truncated && tokenizer.isWithin(whole, available)) preview = whole;
+    if (wholeMayFit && !truncated && tokenizer.isWithin(whole, available)) preview = whole;
     else {
       truncated = true;
       spoolPath ??= input.spoolPath();
       const note = spoolPath ? `Full output: ${spoolPath}` : undefined;
-      const source = complete ? { head: whole, tail: '', totalTokens: originalTokens, estimated: false } : { head: captured.head, tail: captured.tail, totalTokens: originalTokens, estimated: true };
+      const source = { head: complete ? whole : captured.head, tail: complete ? '' : captured.tail, totalTokens: originalTokens, estimated: counted.estimated };
       const budgeted = budgetHeadTail(source, available, tokenizer, note);
       // Without room for the whole spool path the preview would hide where the output went: go compact instead.
       if (note !== undefined && !budgeted.noteShown) break;
