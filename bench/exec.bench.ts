@@ -33,6 +33,15 @@ function bareSpawnOutput(shell: string, cmd: string): Promise<void> {
   });
 }
 
+/** Raw node-pty spawn of `cmd`, reading until node-pty reports the exit: the terminal's own cost. */
+function barePtyOutput(shell: string, cmd: string): Promise<void> {
+  return new Promise((resolve) => {
+    const terminal = pty.spawn(shell, ['-c', cmd], { name: 'xterm-256color', cols: 80, rows: 24, cwd: process.cwd(), env: process.env, encoding: null });
+    terminal.onData(() => {});
+    terminal.onExit(() => resolve());
+  });
+}
+
 function barePty(shell: string): Promise<void> {
   return new Promise((resolve) => {
     const terminal = pty.spawn(shell, ['-c', 'true'], { name: 'xterm-256color', cols: 80, rows: 24, cwd: process.cwd(), env: process.env });
@@ -140,6 +149,8 @@ export default async function run(): Promise<void> {
     ] as const) {
       add(`pipe, ${label} (${cmd})`, `spawn('${userShell}',['-c','${cmd}'])`, await compare(() => bareSpawnOutput(userShell, cmd), heavy(cmd, false), rounds));
       add(`pty, ${label} (${cmd})`, `spawn('${userShell}',['-c','${cmd}'])`, await compare(() => bareSpawnOutput(userShell, cmd), heavy(cmd, true), rounds));
+      // The terminal itself (kernel line discipline, node-pty reads of at most a few KB) bounds what a PTY can do.
+      add(`pty, ${label} (${cmd})`, `pty.spawn('${userShell}',['-c','${cmd}'])`, await compare(() => barePtyOutput(userShell, cmd), heavy(cmd, true), rounds));
     }
   } finally {
     abort.abort();

@@ -56,6 +56,25 @@ export class OutputWindow {
     if (drop > 0) this.tailChunks.splice(0, drop);
   }
 
+  /** Removes the last `chars` characters, when they are still held (they are whenever `chars` <= the edge size). */
+  retract(chars: number): void {
+    let rest = Math.min(chars, this.total);
+    this.total -= rest;
+    while (rest > 0 && this.tailChunks.length > 0) {
+      const last = this.tailChunks[this.tailChunks.length - 1]!;
+      if (last.length <= rest) {
+        this.tailChunks.pop();
+        this.tailLength -= last.length;
+        rest -= last.length;
+      } else {
+        this.tailChunks[this.tailChunks.length - 1] = last.slice(0, last.length - rest);
+        this.tailLength -= rest;
+        rest = 0;
+      }
+    }
+    if (rest > 0) this.head = this.head.slice(0, Math.max(0, this.head.length - rest));
+  }
+
   /** The window's text, head and tail, with the size of the gap. */
   captured(): CapturedText {
     let tail = this.tailChunks.join('');
