@@ -115,7 +115,8 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
   const whole = complete ? captured.head + captured.tail : '';
   // A window shown whole is counted exactly whatever its size (the budget check tokenizes it anyway).
   // Whether the whole window could fit at all; when it cannot, no smaller budget below is tried with it again.
-  const wholeMayFit = complete && tokenizer.isWithin(whole, limit);
+  // An estimate of more than twice the budget (from both ends) is not checked against the whole text.
+  const wholeMayFit = complete && !(counted.estimated && counted.tokens > 2 * limit) && tokenizer.isWithin(whole, limit);
   if (counted.estimated && wholeMayFit) Object.assign(counted, { tokens: tokenizer.count(whole), estimated: false });
   const originalTokens = counted.tokens;
   const parts = {
