@@ -133,8 +133,8 @@ class PipeProcess implements ExecProcess {
  * The pipe backend: a detached child (its own process group) with stdin kept open and stdout/stderr merged. A process
  * settles once its exit is known and everything it wrote before exiting was read (see the drain rule on PipeProcess).
  */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
-export function createPipeExecutor(_options: PipeExecutorOptions = {}): Executor {
+export function createPipeExecutor(options: PipeExecutorOptions = {}): Executor {
+  void options;
   return {
     kind: 'pipe',
     spawn(request: SpawnRequest): Promise<ExecProcess> {
