@@ -32,6 +32,8 @@ export interface ExecResponseInput {
 export interface WindowTokenCount {
   tokens: number;
   estimated: boolean;
+  /** Characters per token in what was counted (set with an estimate). */
+  charsPerToken?: number;
 }
 
 /** Tokens of the whole window: exact up to {@link EXACT_TOKEN_COUNT_CHARS}, else extrapolated from samples of both ends. */
@@ -44,7 +46,7 @@ export function countWindowTokens(captured: CapturedText, tokenizer: Tokenizer):
   const sampled = headSample.length + tailSample.length;
   if (sampled === 0) return { tokens: 0, estimated: false };
   const ratio = (tokenizer.count(headSample) + tokenizer.count(tailSample)) / sampled;
-  return { tokens: Math.max(1, Math.round(ratio * total)), estimated: true };
+  return { tokens: Math.max(1, Math.round(ratio * total)), estimated: true, charsPerToken: ratio > 0 ? 1 / ratio : 4 };
 }
 
 /** Tokens of the whole window: exact when it is small, else extrapolated from samples of both ends. */
@@ -103,6 +105,56 @@ function statusForms(parts: ExecOutputParts, omitted: boolean): string[] {
   return omitted ? ['output cut', '…'] : [];
 }
 
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** The first `chars` characters, ending at a line end when one is in the last quarter, never inside a surrogate pair. */
+function headByChars(text: string, chars: number): string {
+  let end = Math.max(0, Math.min(text.length, Math.floor(chars)));
+  if (end < text.length && end > 0 && isLowSurrogate(text.charCodeAt(end))) end -= 1;
+  const cut = text.lastIndexOf('\n', end - 1);
+  return cut >= end * 0.75 ? text.slice(0, cut + 1) : text.slice(0, end);
+}
+
+/** The last `chars` characters of `text[from..]`, starting after a line end when one is in the first quarter. */
+function tailByChars(text: string, chars: number, from: number): string {
+  let start = Math.max(from, text.length - Math.max(0, Math.floor(chars)));
+  if (start > from && start < text.length && isLowSurrogate(text.charCodeAt(start))) start += 1;
+  const cut = text.indexOf('\n', start);
+  const room = text.length - start;
+  return cut >= 0 && cut - start < room * 0.25 && cut < text.length - 1 ? text.slice(cut + 1) : text.slice(start);
+}
+
+/**
+ * The preview of a window whose count is an estimate: head and tail cut by characters at the window's measured
+ * characters per token, then the whole response checked once with the tokenizer (and cut shorter if over). Budgeting
+ * by tokens would tokenize several times what is shown; here only the response is.
+ */
+function previewByCharacters(
+  parts: ExecOutputParts,
+  source: { head: string; tail: string },
+  counted: WindowTokenCount,
+  available: number,
+  limit: number,
+  tokenizer: Tokenizer,
+  note: string | undefined,
+): string | undefined {
+  const perToken = counted.charsPerToken ?? 4;
+  const markerTokens = tokenizer.count(truncationMarker(counted.tokens, true, note));
+  let room = available - markerTokens;
+  for (let attempt = 0; attempt < 6 && room >= 2; attempt++) {
+    const head = headByChars(source.head, (room / 2) * perToken * 0.95);
+    const tailSource = source.tail.length > 0 ? source.tail : source.head;
+    const tail = tailByChars(tailSource, (room / 2) * perToken * 0.95, source.tail.length > 0 ? 0 : head.length);
+    const omitted = Math.max(1, Math.round(counted.tokens - (head.length + tail.length) / perToken));
+    const output = formatExecOutput({ ...parts, preview: head + truncationMarker(omitted, true, note) + tail });
+    if (tokenizer.isWithin(output, limit)) return output;
+    room = Math.floor(room * 0.8);
+  }
+  return undefined;
+}
+
 /**
  * Builds the Codex-compatible response: header lines, then `Output:` and a preview budgeted so that the whole text
  * stays within `max_output_tokens` (head and tail around a marker naming the spool file when something is left out).
@@ -133,7 +185,17 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
   let spoolPath: string | undefined;
   let output = '';
   let fitted = false;
-  for (let attempt = 0; attempt < 8 && available > 0; attempt++) {
+  if (counted.estimated && !wholeMayFit && available > 0) {
+    truncated = true;
+    spoolPath = input.spoolPath();
+    const note = spoolPath ? `Full output: ${spoolPath}` : undefined;
+    const fast = previewByCharacters({ ...parts, preview: '' }, complete ? { head: whole, tail: '' } : captured, counted, available, limit, tokenizer, note);
+    if (fast !== undefined) {
+      output = fast;
+      fitted = true;
+    }
+  }
+  for (let attempt = 0; attempt < 8 && available > 0 && !fitted; attempt++) {
     let preview: string;
     if (wholeMayFit && !truncated && tokenizer.isWithin(whole, available)) preview = whole;
     else {

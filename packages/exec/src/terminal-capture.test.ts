@@ -67,7 +67,7 @@ describe('TerminalCapture', () => {
           capture.dispose();
         }
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   }, 120_000);
 

@@ -107,8 +107,9 @@ export class TerminalScreen {
   }
 
   /**
-   * True when, at the last `collect()`, the normal buffer was active, the cursor stood at the start of a line and the
-   * last byte was a line feed (no escape sequence half read): output that follows may be rendered without the emulator.
+   * True when, at the last `collect()`, the normal buffer was active, the cursor stood at the start of a blank line with
+   * only blank lines below it and the last byte was a line feed (no escape sequence half read): output that follows may
+   * be rendered without the emulator.
    */
   get atLineStart(): boolean {
     return this.restingAtLineStart;
@@ -174,8 +175,15 @@ export class TerminalScreen {
     this.linesInWindow = 0;
     this.startMarker = this.terminal.registerMarker(0);
     this.startPrefix = lineText(buffer, cursorLine, true);
-    this.restingAtLineStart = buffer.cursorX === 0 && this.lastByte === 0x0a;
+    this.restingAtLineStart = buffer.cursorX === 0 && this.lastByte === 0x0a && this.emptyFrom(buffer, cursorLine);
     return captured;
+  }
+
+  /** True when the rows from `line` to the bottom of the screen are blank (text written there would show as written). */
+  private emptyFrom(buffer: IBuffer, line: number): boolean {
+    const bottom = buffer.baseY + this.terminal.rows - 1;
+    for (let index = line; index <= bottom; index++) if (lineText(buffer, index, true) !== '') return false;
+    return true;
   }
 
   /** Releases the terminal. */
