@@ -1,5 +1,5 @@
 import { TextDecoder } from 'node:util';
-import { OutputWindow, type CapturedText } from './output-window.js';
+import { OutputWindow, WINDOW_EDGE_CHARS, type CapturedText } from './output-window.js';
 import { PipeTextCleaner } from './pipe-text-cleaner.js';
 import { renderPlainTerminalText } from './plain-terminal-text.js';
 import { TerminalScreen, type TerminalScreenOptions } from './terminal-screen.js';
@@ -15,32 +15,83 @@ export interface OutputCapture {
   dispose(): void;
 }
 
-/** Pipe output: streaming UTF-8 decoding (invalid bytes become U+FFFD), ANSI and control characters removed. */
+/**
+ * Pipe output: streaming UTF-8 decoding (invalid bytes become U+FFFD), ANSI and control characters removed. Once the
+ * window's head is full, chunks are kept raw (the last two edges' worth) and decoded only when the window is read:
+ * the middle of a large output is never decoded. When raw chunks were dropped, decoding restarts after the first line
+ * feed of what is kept (or at a character start in one long line), so no state from before the gap leaks into the tail.
+ */
 export class PipeCapture implements OutputCapture {
-  private readonly decoder = new TextDecoder('utf-8');
-  private readonly cleaner = new PipeTextCleaner();
+  private decoder = new TextDecoder('utf-8');
+  private cleaner = new PipeTextCleaner();
   private window: OutputWindow;
   private disposed = false;
+  private raw: Uint8Array[] = [];
+  private rawBytes = 0;
+  private skippedBytes = 0;
+  /** Bytes decoded and the characters they left after cleaning: scales skipped bytes to characters. */
+  private decodedBytes = 0;
+  private keptChars = 0;
 
-  constructor(private readonly edgeChars?: number) {
+  constructor(
+    private readonly edgeChars = WINDOW_EDGE_CHARS,
+    private readonly options: { decode: boolean } = { decode: true },
+  ) {
     this.window = new OutputWindow(edgeChars);
   }
 
   append(chunk: Uint8Array): string | undefined {
     if (this.disposed) return undefined;
+    if (!this.options.decode && this.window.headFull) {
+      this.raw.push(chunk);
+      this.rawBytes += chunk.length;
+      while (this.raw.length > 1 && this.rawBytes - this.raw[0]!.length >= 2 * this.edgeChars) {
+        const dropped = this.raw.shift()!;
+        this.rawBytes -= dropped.length;
+        this.skippedBytes += dropped.length;
+      }
+      return undefined;
+    }
+    this.drainRaw();
     const text = this.decoder.decode(chunk, { stream: true });
-    this.window.append(this.cleaner.push(text));
+    const cleaned = this.cleaner.push(text);
+    this.decodedBytes += chunk.length;
+    this.keptChars += cleaned.length;
+    this.window.append(cleaned);
     return text;
+  }
+
+  /** Decodes the raw chunks kept since the head filled. */
+  private drainRaw(): void {
+    if (this.raw.length === 0) return;
+    let data = this.raw.length === 1 ? this.raw[0]! : Buffer.concat(this.raw);
+    this.raw = [];
+    this.rawBytes = 0;
+    if (this.skippedBytes > 0) {
+      // Restart at a line start when one is near; else at a character start (one long line).
+      const lineFeed = Buffer.from(data.buffer, data.byteOffset, data.byteLength).indexOf(0x0a);
+      let start = lineFeed >= 0 && lineFeed < data.length / 4 ? lineFeed + 1 : 0;
+      while (start < data.length && (data[start]! & 0xc0) === 0x80) start++;
+      const charsPerByte = this.decodedBytes > 0 ? this.keptChars / this.decodedBytes : 1;
+      this.window.skip(Math.round((this.skippedBytes + start) * charsPerByte) + this.cleaner.flush().length);
+      this.skippedBytes = 0;
+      data = data.subarray(start);
+      this.decoder = new TextDecoder('utf-8');
+      this.cleaner = new PipeTextCleaner();
+    }
+    this.window.append(this.cleaner.push(this.decoder.decode(data, { stream: true })));
   }
 
   finish(): string | undefined {
     if (this.disposed) return undefined;
+    this.drainRaw();
     const text = this.decoder.decode();
     this.window.append(this.cleaner.push(text));
     return text || undefined;
   }
 
   async collect(): Promise<CapturedText> {
+    this.drainRaw();
     this.window.append(this.cleaner.flush());
     const captured = this.window.captured();
     this.window = new OutputWindow(this.edgeChars);
@@ -49,6 +100,7 @@ export class PipeCapture implements OutputCapture {
 
   dispose(): void {
     this.disposed = true;
+    this.raw = [];
     this.window = new OutputWindow(0);
   }
 }
