@@ -210,7 +210,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
           tty: args.tty,
           process: child,
           flow,
-          capture: args.tty ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) }) : new PipeCapture(),
+          capture: args.tty ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) }) : new PipeCapture(undefined, { decode: Boolean(options.onOutput) }),
           spool: new SessionSpool(context.spool, `exec-${id}`),
           onOutput: options.onOutput,
           marker,
