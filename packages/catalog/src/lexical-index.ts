@@ -35,20 +35,18 @@ export const LEXICAL_WEIGHTS = {
   prefix: 0.75,
   fuzzy: [1, 0.7, 0.45],
 };
-/** At most this many index terms are reached by one completed or corrected query word (the most frequent first). */
-const MAX_EXPANSIONS = 12;
+/** At most this many index terms are reached by one completed or corrected query word (closest spellings first). */
+const MAX_EXPANSIONS = 8;
 
-interface Posting {
-  /** Term frequency per field, in FIELD_NAMES order. */
-  tf: Float32Array;
+/** The documents containing one index term: parallel arrays of slots and per-field term frequencies. */
+interface PostingList {
+  slots: number[];
+  /** FIELD_COUNT frequencies per slot, in FIELD_NAMES order. */
+  frequencies: number[];
 }
 
-interface IndexedDocument {
-  id: string;
-  fields: LexicalFields;
-  lengths: Float32Array;
-  nameTerms: Set<string>;
-}
+const FIELD_COUNT = FIELD_NAMES.length;
+const NAME_FIELD = 0;
 
 /** One scored document from {@link LexicalIndex.rank}. */
 export interface LexicalHit {
@@ -56,12 +54,12 @@ export interface LexicalHit {
   score: number;
 }
 
-/** A query term matched against one index term, with the weight the match carries. */
-interface Expansion {
-  term: string;
-  weight: number;
+/** An index term a query reaches, with the weight it carries for each query word it stands for. */
+interface Reach {
+  /** Pairs of (query word, weight). */
   groups: number[];
-  /** Whether this index term is the query word itself (not a synonym, completion or correction). */
+  weights: number[];
+  /** Whether it is the literal word for some query word (counts for the word's rarity). */
   literal: boolean;
 }
 
@@ -88,18 +86,30 @@ function withinDistance(a: string, b: string, limit: number): number {
  * Add and remove are incremental.
  */
 export class LexicalIndex {
-  private readonly documents = new Map<number, IndexedDocument>();
   private readonly slotOf = new Map<string, number>();
+  private ids: (string | undefined)[] = [];
+  /** Distinct index terms of each document, for removal. */
+  private termsOf: (string[] | undefined)[] = [];
+  private nameSizes: number[] = [];
+  private firstWords: (string | undefined)[] = [];
+  private lengths = new Float64Array(0);
   private readonly freeSlots: number[] = [];
-  private nextSlot = 0;
-  private readonly postings = new Map<string, Map<number, Posting>>();
-  private readonly totalLength = new Float64Array(FIELD_NAMES.length);
+  private count = 0;
+  private readonly postings = new Map<string, PostingList>();
+  private readonly totalLength = new Float64Array(FIELD_COUNT);
   /** How many tools have each first name word (a word many tools start with is a server prefix). */
   private readonly firstWordCount = new Map<string, number>();
   private sortedTerms: string[] | undefined;
+  // Scratch space reused by rank(): per slot, a query stamp, best score and coverage credit per query word, name weight.
+  private stamp = new Int32Array(0);
+  private currentStamp = 0;
+  private groupScores = new Float64Array(0);
+  private groupCredit = new Float64Array(0);
+  private nameWeight = new Float64Array(0);
+  private scratchGroups = 0;
 
   get size(): number {
-    return this.documents.size;
+    return this.count;
   }
 
   /** Whether any tool has this index term. */
@@ -107,29 +117,42 @@ export class LexicalIndex {
     return this.postings.has(term);
   }
 
+  private grow(capacity: number): void {
+    if (this.lengths.length >= capacity * FIELD_COUNT) return;
+    const size = Math.max(capacity, 64, (this.lengths.length / FIELD_COUNT) * 2);
+    const lengths = new Float64Array(size * FIELD_COUNT);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
+  }
+
   add(id: string, fields: LexicalFields): void {
-    const slot = this.freeSlots.pop() ?? this.nextSlot++;
-    const lengths = new Float32Array(FIELD_NAMES.length);
+    const slot = this.freeSlots.pop() ?? this.ids.length;
+    this.grow(slot + 1);
+    this.ids[slot] = id;
+    this.count += 1;
+    const frequencies = new Map<string, number[]>();
     FIELD_NAMES.forEach((field, position) => {
-      lengths[position] = fields[field].length;
+      this.lengths[slot * FIELD_COUNT + position] = fields[field].length;
       this.totalLength[position] += fields[field].length;
       for (const term of fields[field]) {
-        let list = this.postings.get(term);
-        if (!list) {
-          list = new Map();
-          this.postings.set(term, list);
-          this.sortedTerms = undefined;
-        }
-        let posting = list.get(slot);
-        if (!posting) {
-          posting = { tf: new Float32Array(FIELD_NAMES.length) };
-          list.set(slot, posting);
-        }
-        posting.tf[position] += 1;
+        let counts = frequencies.get(term);
+        if (!counts) frequencies.set(term, (counts = new Array<number>(FIELD_COUNT).fill(0)));
+        counts[position] += 1;
       }
     });
-    this.documents.set(slot, { id, fields, lengths, nameTerms: new Set(fields.name) });
+    for (const [term, counts] of frequencies) {
+      let list = this.postings.get(term);
+      if (!list) {
+        this.postings.set(term, (list = { slots: [], frequencies: [] }));
+        this.sortedTerms = undefined;
+      }
+      list.slots.push(slot);
+      list.frequencies.push(...counts);
+    }
+    this.termsOf[slot] = [...frequencies.keys()];
+    this.nameSizes[slot] = new Set(fields.name).size;
     const first = fields.name[0];
+    this.firstWords[slot] = first;
     if (first !== undefined) this.firstWordCount.set(first, (this.firstWordCount.get(first) ?? 0) + 1);
     this.slotOf.set(id, slot);
   }
@@ -137,33 +160,39 @@ export class LexicalIndex {
   remove(id: string): void {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
-    const document = this.documents.get(slot)!;
-    FIELD_NAMES.forEach((field, position) => {
-      this.totalLength[position] -= document.lengths[position];
-      for (const term of document.fields[field]) {
-        const list = this.postings.get(term);
-        if (!list) continue;
-        list.delete(slot);
-        if (list.size === 0) {
-          this.postings.delete(term);
-          this.sortedTerms = undefined;
-        }
+    for (let position = 0; position < FIELD_COUNT; position++) this.totalLength[position] -= this.lengths[slot * FIELD_COUNT + position];
+    for (const term of this.termsOf[slot] ?? []) {
+      const list = this.postings.get(term);
+      if (!list) continue;
+      const index = list.slots.indexOf(slot);
+      if (index < 0) continue;
+      // Swap with the last posting: order within a list does not matter.
+      const last = list.slots.length - 1;
+      list.slots[index] = list.slots[last];
+      for (let position = 0; position < FIELD_COUNT; position++) list.frequencies[index * FIELD_COUNT + position] = list.frequencies[last * FIELD_COUNT + position];
+      list.slots.pop();
+      list.frequencies.length = last * FIELD_COUNT;
+      if (last === 0) {
+        this.postings.delete(term);
+        this.sortedTerms = undefined;
       }
-    });
-    const first = document.fields.name[0];
+    }
+    const first = this.firstWords[slot];
     if (first !== undefined) {
-      const count = (this.firstWordCount.get(first) ?? 1) - 1;
-      if (count > 0) this.firstWordCount.set(first, count);
+      const remaining = (this.firstWordCount.get(first) ?? 1) - 1;
+      if (remaining > 0) this.firstWordCount.set(first, remaining);
       else this.firstWordCount.delete(first);
     }
-    this.documents.delete(slot);
+    this.ids[slot] = undefined;
+    this.termsOf[slot] = undefined;
+    this.firstWords[slot] = undefined;
     this.slotOf.delete(id);
     this.freeSlots.push(slot);
+    this.count -= 1;
   }
 
   private idf(documentFrequency: number): number {
-    const count = this.documents.size;
-    return Math.log(1 + (count - documentFrequency + 0.5) / (documentFrequency + 0.5));
+    return Math.log(1 + (this.count - documentFrequency + 0.5) / (documentFrequency + 0.5));
   }
 
   private terms(): string[] {
@@ -171,10 +200,9 @@ export class LexicalIndex {
     return this.sortedTerms;
   }
 
-  /** Index terms a query term reaches: itself, and completions or typo corrections when it allows them. */
-  private expand(term: QueryTerm): Expansion[] {
-    const found = new Map<string, number>();
-    if (this.postings.has(term.term)) found.set(term.term, term.weight);
+  /** Index terms a query term reaches (with their weights): itself, and completions or typo corrections when allowed. */
+  private expand(term: QueryTerm, add: (indexTerm: string, weight: number, literal: boolean) => void): void {
+    if (this.postings.has(term.term)) add(term.term, term.weight, term.weight === 1);
     const candidates: { term: string; weight: number }[] = [];
     if (term.prefix) {
       const terms = this.terms();
@@ -197,82 +225,117 @@ export class LexicalIndex {
         if (distance <= limit) candidates.push({ term: candidate, weight: term.weight * LEXICAL_WEIGHTS.fuzzy[distance] });
       }
     }
-    candidates.sort((a, b) => b.weight - a.weight || this.postings.get(b.term)!.size - this.postings.get(a.term)!.size);
-    for (const candidate of candidates.slice(0, MAX_EXPANSIONS)) {
-      if ((found.get(candidate.term) ?? 0) < candidate.weight) found.set(candidate.term, candidate.weight);
+    candidates.sort((a, b) => b.weight - a.weight || a.term.length - b.term.length || (a.term < b.term ? -1 : 1));
+    for (const candidate of candidates.slice(0, MAX_EXPANSIONS)) add(candidate.term, candidate.weight, false);
+  }
+
+  private prepareScratch(groups: number): void {
+    const capacity = this.ids.length;
+    if (this.stamp.length < capacity || this.scratchGroups < groups) {
+      const size = Math.max(capacity, this.stamp.length * 2, 64);
+      this.scratchGroups = Math.max(groups, this.scratchGroups, 8);
+      this.stamp = new Int32Array(size);
+      this.groupScores = new Float64Array(size * this.scratchGroups);
+      this.groupCredit = new Float64Array(size * this.scratchGroups);
+      this.nameWeight = new Float64Array(size);
+      this.currentStamp = 0;
     }
-    return [...found].map(([indexTerm, weight]) => ({ term: indexTerm, weight, groups: term.groups, literal: indexTerm === term.term && term.weight === 1 }));
+    this.currentStamp += 1;
   }
 
   /**
    * Scores every tool that matches at least one query term: the sum over query words of the best BM25F score of a
-   * term standing for that word, times (share of the query covered)^2, times a bonus for covering the tool's name.
+   * term standing for that word, times the share of the query covered (squared), times a bonus for covering the
+   * tool's name. A word many tools start their name with (a server prefix) is not held against a tool when unsaid.
    */
   rank(queryTerms: QueryTerm[], groups: number): LexicalHit[] {
-    if (groups === 0 || this.documents.size === 0) return [];
-    const averages = FIELD_NAMES.map((_, position) => Math.max(1, this.totalLength[position] / this.documents.size));
-    /** Per document: best score per query word, and the name words reached (with their weight). */
-    const perDocument = new Map<number, { groupScores: Float64Array; groupCredit: Float64Array; nameWeight: Map<string, number> }>();
-    /** Rarity of each query word: the idf of its rarest literal term (or of a word no tool has). */
+    if (groups === 0 || this.count === 0) return [];
+    const reaches = new Map<string, Reach>();
+    for (const queryTerm of queryTerms) {
+      this.expand(queryTerm, (indexTerm, weight, literal) => {
+        let reach = reaches.get(indexTerm);
+        if (!reach) reaches.set(indexTerm, (reach = { groups: [], weights: [], literal: false }));
+        reach.literal ||= literal;
+        for (const group of queryTerm.groups) {
+          const at = reach.groups.indexOf(group);
+          if (at < 0) {
+            reach.groups.push(group);
+            reach.weights.push(weight);
+          } else if (reach.weights[at] < weight) reach.weights[at] = weight;
+        }
+      });
+    }
+    this.prepareScratch(groups);
+    const stride = this.scratchGroups;
+    const { stamp, groupScores, groupCredit, nameWeight, lengths } = this;
+    const current = this.currentStamp;
+    const averages = FIELD_NAMES.map((_, position) => Math.max(1, this.totalLength[position] / this.count));
+    const weights = FIELD_NAMES.map((field) => LEXICAL_WEIGHTS.field[field]);
+    const norms = FIELD_NAMES.map((field) => LEXICAL_WEIGHTS.lengthNorm[field]);
+    const credits = FIELD_NAMES.map((field) => LEXICAL_WEIGHTS.coverageCredit[field]);
+    const saturation = LEXICAL_WEIGHTS.saturation;
+    const touched: number[] = [];
+    /** Rarity of each query word: the idf of its rarest literal term, or of a word no tool has. */
     const groupIdf = new Float64Array(groups).fill(this.idf(0));
     const literalIdf = new Float64Array(groups).fill(-1);
-    for (const queryTerm of queryTerms) {
-      for (const expansion of this.expand(queryTerm)) {
-        const list = this.postings.get(expansion.term)!;
-        const idf = this.idf(list.size);
-        if (queryTerm.weight === 1 || expansion.literal) {
-          for (const group of expansion.groups) if (literalIdf[group] < idf * expansion.weight) literalIdf[group] = idf * expansion.weight;
+    for (const [indexTerm, reach] of reaches) {
+      const list = this.postings.get(indexTerm)!;
+      const idf = this.idf(list.slots.length);
+      if (reach.literal) for (const group of reach.groups) if (literalIdf[group] < idf) literalIdf[group] = idf;
+      let bestWeight = 0;
+      for (const weight of reach.weights) if (weight > bestWeight) bestWeight = weight;
+      const { slots, frequencies } = list;
+      for (let index = 0; index < slots.length; index++) {
+        const slot = slots[index];
+        let weightedFrequency = 0;
+        let credit = 0;
+        for (let position = 0; position < FIELD_COUNT; position++) {
+          const frequency = frequencies[index * FIELD_COUNT + position];
+          if (frequency === 0) continue;
+          if (credit < credits[position]) credit = credits[position];
+          const norm = 1 - norms[position] + (norms[position] * lengths[slot * FIELD_COUNT + position]) / averages[position];
+          weightedFrequency += (weights[position] * frequency) / norm;
         }
-        for (const [slot, posting] of list) {
-          const document = this.documents.get(slot)!;
-          let weightedFrequency = 0;
-          let credit = 0;
-          for (let position = 0; position < FIELD_NAMES.length; position++) {
-            const frequency = posting.tf[position];
-            if (frequency === 0) continue;
-            const field = FIELD_NAMES[position];
-            if (credit < LEXICAL_WEIGHTS.coverageCredit[field]) credit = LEXICAL_WEIGHTS.coverageCredit[field];
-            const norm = 1 - LEXICAL_WEIGHTS.lengthNorm[field] + (LEXICAL_WEIGHTS.lengthNorm[field] * document.lengths[position]) / averages[position];
-            weightedFrequency += (LEXICAL_WEIGHTS.field[field] * frequency) / norm;
-          }
-          const score = expansion.weight * idf * ((weightedFrequency * (LEXICAL_WEIGHTS.saturation + 1)) / (weightedFrequency + LEXICAL_WEIGHTS.saturation));
-          let state = perDocument.get(slot);
-          if (!state) {
-            state = { groupScores: new Float64Array(groups), groupCredit: new Float64Array(groups), nameWeight: new Map() };
-            perDocument.set(slot, state);
-          }
-          for (const group of expansion.groups) {
-            if (state.groupScores[group] < score) state.groupScores[group] = score;
-            if (state.groupCredit[group] < credit) state.groupCredit[group] = credit;
-          }
-          if (posting.tf[0] > 0 && (state.nameWeight.get(expansion.term) ?? 0) < expansion.weight) state.nameWeight.set(expansion.term, expansion.weight);
+        const base = idf * ((weightedFrequency * (saturation + 1)) / (weightedFrequency + saturation));
+        if (stamp[slot] !== current) {
+          stamp[slot] = current;
+          groupScores.fill(0, slot * stride, slot * stride + groups);
+          groupCredit.fill(0, slot * stride, slot * stride + groups);
+          nameWeight[slot] = 0;
+          touched.push(slot);
         }
+        for (let at = 0; at < reach.groups.length; at++) {
+          const cell = slot * stride + reach.groups[at];
+          const score = base * reach.weights[at];
+          if (groupScores[cell] < score) groupScores[cell] = score;
+          if (groupCredit[cell] < credit) groupCredit[cell] = credit;
+        }
+        if (frequencies[index * FIELD_COUNT + NAME_FIELD] > 0) nameWeight[slot] += bestWeight;
       }
     }
     for (let group = 0; group < groups; group++) if (literalIdf[group] >= 0) groupIdf[group] = literalIdf[group];
     let totalIdf = 0;
     for (let group = 0; group < groups; group++) totalIdf += groupIdf[group];
     const hits: LexicalHit[] = [];
-    for (const [slot, state] of perDocument) {
-      const document = this.documents.get(slot)!;
+    for (const slot of touched) {
       let sum = 0;
       let covered = 0;
       let matchedGroups = 0;
       for (let group = 0; group < groups; group++) {
-        const score = state.groupScores[group];
+        const score = groupScores[slot * stride + group];
         if (score <= 0) continue;
+        const credit = groupCredit[slot * stride + group];
         sum += score;
-        covered += groupIdf[group] * state.groupCredit[group];
-        matchedGroups += state.groupCredit[group];
+        covered += groupIdf[group] * credit;
+        matchedGroups += credit;
       }
-      let nameCovered = 0;
-      for (const weight of state.nameWeight.values()) nameCovered += weight;
-      let nameSize = document.nameTerms.size;
-      const first = document.fields.name[0];
-      if (nameSize > 1 && !state.nameWeight.has(first) && (this.firstWordCount.get(first) ?? 0) >= LEXICAL_WEIGHTS.prefixTools) nameSize -= 1;
-      const nameShare = nameSize ? Math.min(1, nameCovered / nameSize) : 0;
+      let nameSize = this.nameSizes[slot];
+      const first = this.firstWords[slot];
+      // An unsaid server prefix does not count against the name share. (nameWeight counts it when it was said.)
+      if (nameSize > 1 && first !== undefined && !reaches.has(first) && (this.firstWordCount.get(first) ?? 0) >= LEXICAL_WEIGHTS.prefixTools) nameSize -= 1;
+      const nameShare = nameSize ? Math.min(1, nameWeight[slot] / nameSize) : 0;
       const coverage = LEXICAL_WEIGHTS.rarityCoverage ? (totalIdf > 0 ? covered / totalIdf : 0) : matchedGroups / groups;
-      hits.push({ id: document.id, score: sum * coverage ** LEXICAL_WEIGHTS.coveragePower * (1 + LEXICAL_WEIGHTS.nameCoverageBonus * nameShare) });
+      hits.push({ id: this.ids[slot]!, score: sum * coverage ** LEXICAL_WEIGHTS.coveragePower * (1 + LEXICAL_WEIGHTS.nameCoverageBonus * nameShare) });
     }
     return hits;
   }

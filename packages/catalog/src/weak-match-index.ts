@@ -23,8 +23,14 @@ function trigrams(text: string): Set<string> {
 export class WeakMatchIndex {
   private readonly postings = new Map<string, Set<string>>();
   private readonly gramsOf = new Map<string, Set<string>>();
+  /** Texts not indexed yet: the index is built on the first weak search, which most catalogs never need. */
+  private readonly waiting = new Map<string, string>();
 
   add(id: string, text: string): void {
+    this.waiting.set(id, text);
+  }
+
+  private index(id: string, text: string): void {
     const grams = trigrams(text);
     this.gramsOf.set(id, grams);
     for (const gram of grams) {
@@ -35,6 +41,7 @@ export class WeakMatchIndex {
   }
 
   remove(id: string): void {
+    this.waiting.delete(id);
     const grams = this.gramsOf.get(id);
     if (!grams) return;
     for (const gram of grams) {
@@ -47,6 +54,8 @@ export class WeakMatchIndex {
 
   /** Every tool with its trigram cosine similarity to the query (0 for tools that share none). */
   rank(query: string): WeakHit[] {
+    for (const [id, text] of this.waiting) this.index(id, text);
+    this.waiting.clear();
     const grams = trigrams(query);
     const shared = new Map<string, number>();
     for (const gram of grams) for (const id of this.postings.get(gram) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
