@@ -65,13 +65,15 @@ export class CatalogEmbeddings {
     if (!Array.isArray(vectors) || vectors.length !== texts.length) {
       throw new ToolHostError('invalid_options', `catalog embedder returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${texts.length} texts`);
     }
+    // Every vector is checked before any is kept, so a bad answer leaves the tools pending for the next search.
+    const units = batch.map((entry, position) => unitVector(vectors[position], entry.name));
+    const queryVector = cachedQuery ?? unitVector(vectors[vectors.length - 1], 'the query');
     batch.forEach((entry, position) => {
       // A tool removed or replaced while the embedder ran keeps no stale vector.
       if (this.pending.get(entry.name) !== entry) return;
       this.pending.delete(entry.name);
-      this.vectors.set(entry.name, { entry, vector: unitVector(vectors[position], entry.name) });
+      this.vectors.set(entry.name, { entry, vector: units[position] });
     });
-    const queryVector = cachedQuery ?? unitVector(vectors[vectors.length - 1], 'the query');
     this.queries.delete(query);
     this.queries.set(query, queryVector);
     if (this.queries.size > QUERY_CACHE_SIZE) this.queries.delete(this.queries.keys().next().value as string);

@@ -56,6 +56,15 @@ function validatorFor(schema: Schema): ValidateFunction | null {
   return validate;
 }
 
+/** Paths of numbers JSON cannot carry (NaN, ±Infinity), which ajv's type checks let through. */
+function nonFiniteNumbers(value: unknown, path: string, found: string[], depth = 0): string[] {
+  if (found.length >= MAX_PROBLEMS || depth > 32) return found;
+  if (typeof value === 'number' && !Number.isFinite(value)) found.push(`"${fieldName(path)}" must be a finite number`);
+  else if (Array.isArray(value)) value.forEach((item, index) => nonFiniteNumbers(item, `${path}/${index}`, found, depth + 1));
+  else if (isObject(value)) for (const [key, item] of Object.entries(value)) nonFiniteNumbers(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, found, depth + 1);
+  return found;
+}
+
 /** Turns ajv's errors into messages that name the field and what was expected, one per problem. */
 function describeErrors(errors: ErrorObject[]): string[] {
   // A value of the wrong type gets only its type error; a failed anyOf/oneOf only its own (not each branch's).
@@ -78,10 +87,6 @@ function describeErrors(errors: ErrorObject[]): string[] {
         break;
       }
       case 'type': {
-        if (typeof error.data === 'number' && !Number.isFinite(error.data)) {
-          problems.push(`"${field}" must be a finite number`);
-          break;
-        }
         const types = Array.isArray(parent.type) ? (parent.type as string[]) : [String(parent.type ?? params.type)];
         problems.push(`"${field}" must be ${types.map(article).join(' or ')}, received ${typeOf(error.data)}`);
         break;
@@ -155,6 +160,8 @@ export function validateJsonSchemaArguments(toolName: string, schema: Record<str
   // A field set to undefined is a field not sent (JSON has no undefined).
   const value: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(args)) if (item !== undefined) value[key] = item;
+  const nonFinite = nonFiniteNumbers(value, '', []);
+  if (nonFinite.length) return { ok: false, message: `Invalid arguments for ${toolName}: ${nonFinite.join('; ')}` };
   const validate = validatorFor(schema);
   if (validate && !validate(value)) {
     const problems = describeErrors(validate.errors ?? []).slice(0, MAX_PROBLEMS);

@@ -37,6 +37,8 @@ export interface ToolCatalogOptions {
 /** Reciprocal rank fusion: a tool at rank r (from 1) of a ranking adds weight / (RRF_K + r). */
 const RRF_K = 10;
 const RRF_WEIGHT = { lexical: 1, embedding: 1 };
+/** Weight of each ranking's relative score (score / its best): small, it only orders tools whose rank sums are equal. */
+const RRF_TIE_BREAK = 1e-4;
 /** How deep each ranking is read for fusion. */
 const FUSION_DEPTH = 50;
 
@@ -239,10 +241,16 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
       }
       const exclude = new Set(named);
       const fused = new Map<string, number>();
-      const fuse = (ids: string[], weight: number) =>
-        ids.forEach((id, position) => fused.set(id, (fused.get(id) ?? 0) + weight / (RRF_K + position + 1)));
-      fuse(rank(text, exclude, FUSION_DEPTH).map((match) => match.entry.name), RRF_WEIGHT.lexical);
-      fuse(embeddings.rank(queryVector, exclude, FUSION_DEPTH).map((hit) => hit.id), RRF_WEIGHT.embedding);
+      // Each ranking adds weight / (k + rank); its scores relative to its best break ties between equal rank sums.
+      const fuse = (ranked: { id: string; score: number }[], weight: number) => {
+        const best = ranked[0]?.score ?? 0;
+        ranked.forEach(({ id, score }, position) => {
+          const relative = best > 0 ? Math.max(0, score) / best : 0;
+          fused.set(id, (fused.get(id) ?? 0) + weight / (RRF_K + position + 1) + RRF_TIE_BREAK * relative);
+        });
+      };
+      fuse(rank(text, exclude, FUSION_DEPTH).map((match) => ({ id: match.entry.name, score: match.score })), RRF_WEIGHT.lexical);
+      fuse(embeddings.rank(queryVector, exclude, FUSION_DEPTH), RRF_WEIGHT.embedding);
       const hits = [...fused].filter(([id]) => records.has(id)).map(([id, score]) => ({ id, score }));
       const ranked = topHits(hits, limit - exact.length).map((hit) => ({ entry: records.get(hit.id)!.entry, score: roundScore(hit.score), exact: false, weak: false }));
       return [...exact, ...relativeScores(ranked)];
