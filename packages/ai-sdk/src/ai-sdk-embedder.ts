@@ -7,6 +7,7 @@ export interface AiSdkEmbedderOptions {
   maxRetries?: number;
   /** Parallel calls when the model splits a batch (AI SDK default: unlimited). */
   maxParallelCalls?: number;
+  /** Extra HTTP headers for the provider. */
   headers?: Record<string, string>;
 }
 
