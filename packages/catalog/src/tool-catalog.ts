@@ -34,9 +34,12 @@ export interface ToolCatalogOptions {
   embedder?: CatalogEmbedder;
 }
 
-/** Reciprocal rank fusion: a tool at rank r (from 1) of a ranking adds weight / (RRF_K + r). */
-const RRF_K = 10;
-const RRF_WEIGHT = { lexical: 1, embedding: 1 };
+/**
+ * Reciprocal rank fusion: a tool at rank r (from 1) of a ranking adds weight / (k + r). The word ranking weighs twice
+ * the embedding ranking: on the real-server tuning requests, equal weights let a weak embedder (averaged GloVe word
+ * vectors, or hashed words) pull top-1 below the word ranking alone.
+ */
+export const FUSION_WEIGHTS = { k: 5, lexical: 1, embedding: 0.5 };
 /** Weight of each ranking's relative score (score / its best): small, it only orders tools whose rank sums are equal. */
 const RRF_TIE_BREAK = 1e-4;
 /** How deep each ranking is read for fusion. */
@@ -246,11 +249,11 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
         const best = ranked[0]?.score ?? 0;
         ranked.forEach(({ id, score }, position) => {
           const relative = best > 0 ? Math.max(0, score) / best : 0;
-          fused.set(id, (fused.get(id) ?? 0) + weight / (RRF_K + position + 1) + RRF_TIE_BREAK * relative);
+          fused.set(id, (fused.get(id) ?? 0) + weight / (FUSION_WEIGHTS.k + position + 1) + RRF_TIE_BREAK * relative);
         });
       };
-      fuse(rank(text, exclude, FUSION_DEPTH).map((match) => ({ id: match.entry.name, score: match.score })), RRF_WEIGHT.lexical);
-      fuse(embeddings.rank(queryVector, exclude, FUSION_DEPTH), RRF_WEIGHT.embedding);
+      fuse(rank(text, exclude, FUSION_DEPTH).map((match) => ({ id: match.entry.name, score: match.score })), FUSION_WEIGHTS.lexical);
+      fuse(embeddings.rank(queryVector, exclude, FUSION_DEPTH), FUSION_WEIGHTS.embedding);
       const hits = [...fused].filter(([id]) => records.has(id)).map(([id, score]) => ({ id, score }));
       const ranked = topHits(hits, limit - exact.length).map((hit) => ({ entry: records.get(hit.id)!.entry, score: roundScore(hit.score), exact: false, weak: false }));
       return [...exact, ...relativeScores(ranked)];
