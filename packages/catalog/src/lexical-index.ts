@@ -15,7 +15,7 @@ type FieldName = keyof LexicalFields;
 const FIELD_NAMES: FieldName[] = ['name', 'summary', 'details', 'parameters', 'tags'];
 
 /** The ranking weights (chosen on the tuning half of the real-server relevance set; see tool-catalog.relevance.test.ts). */
-export const LEXICAL_WEIGHTS = {
+const LEXICAL_WEIGHTS = {
   /** How much one occurrence in each field counts (BM25F): name words say most about what a tool does. */
   field: { name: 1.6, tags: 1.2, summary: 1, details: 0.4, parameters: 0.35 } as Record<FieldName, number>,
   /** Length normalisation per field (BM25 `b`): a long description should not drown a short one that says the same. */

@@ -39,7 +39,7 @@ export interface ToolCatalogOptions {
  * the embedding ranking: on the real-server tuning requests, equal weights let a weak embedder (averaged GloVe word
  * vectors, or hashed words) pull top-1 below the word ranking alone.
  */
-export const FUSION_WEIGHTS = { k: 5, lexical: 1, embedding: 0.5 };
+const FUSION_WEIGHTS = { k: 5, lexical: 1, embedding: 0.5 };
 /** Weight of each ranking's relative score (score / its best): small, it only orders tools whose rank sums are equal. */
 const RRF_TIE_BREAK = 1e-4;
 /** How deep each ranking is read for fusion. */
@@ -50,10 +50,6 @@ const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Exact-name selections beyond `limit` are still returned, up to this many. */
 const MAX_EXACT = 25;
-
-interface ToolRecord {
-  entry: CatalogEntry;
-}
 
 function parameterText(entry: CatalogEntry): string {
   let schema: Record<string, unknown>;
@@ -77,7 +73,8 @@ function parameterText(entry: CatalogEntry): string {
 /** Index terms of a description's first sentence (what the tool does) and of the rest (notes, examples). */
 function descriptionFields(description: string): { summary: string[]; details: string[] } {
   const text = description.trim();
-  const end = /[.!?](\s|$)|\n/.exec(text);
+  // The first ". " (or "!", "?", a line break) that does not end an abbreviation such as "e.g.".
+  const end = /(?<!\b(?:e\.g|i\.e|etc|vs|approx))[.!?](\s|$)|\n/.exec(text);
   const cut = end ? end.index + 1 : text.length;
   return { summary: indexTerms(text.slice(0, cut)), details: indexTerms(text.slice(cut)) };
 }
@@ -130,7 +127,7 @@ function splitNamedTools(query: string, lookup: (token: string) => string | unde
 
 /** Creates a catalog over `entries` with an incremental lexical index (add and remove at run time). */
 export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCatalogOptions = {}): ToolCatalog {
-  const records = new Map<string, ToolRecord>();
+  const records = new Map<string, CatalogEntry>();
   /** Lower-case name and name key → entry names (first registered first), for exact-name queries. */
   const byKey = new Map<string, string[]>();
   const index = new LexicalIndex();
@@ -163,7 +160,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
     });
     weak.add(entry.name, `${splitWords(entry.name).join(' ')} ${entry.description}`);
     embeddings?.add(entry);
-    records.set(entry.name, { entry });
+    records.set(entry.name, entry);
     for (const key of keysOf(entry.name)) {
       const names = byKey.get(key);
       if (names) names.push(entry.name);
@@ -185,14 +182,14 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
   const rank = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] => {
     const { terms, groups } = buildQueryTerms(text, (term) => index.has(term));
     const hits = index.rank(terms, groups).filter((hit) => !exclude.has(hit.id));
-    return topHits(hits, needed).map((hit) => ({ entry: records.get(hit.id)!.entry, score: roundScore(hit.score), exact: false, weak: false }));
+    return topHits(hits, needed).map((hit) => ({ entry: records.get(hit.id)!, score: roundScore(hit.score), exact: false, weak: false }));
   };
 
   const exactMatches = (named: string[]): CatalogMatch[] =>
-    named.slice(0, MAX_EXACT).map((name) => ({ entry: records.get(name)!.entry, score: 1, exact: true, weak: false }));
+    named.slice(0, MAX_EXACT).map((name) => ({ entry: records.get(name)!, score: 1, exact: true, weak: false }));
 
   const weakMatches = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] =>
-    topHits(weak.rank(text).filter((hit) => !exclude.has(hit.id)), needed).map((hit) => ({ entry: records.get(hit.id)!.entry, score: roundScore(hit.score), exact: false, weak: true }));
+    topHits(weak.rank(text).filter((hit) => !exclude.has(hit.id)), needed).map((hit) => ({ entry: records.get(hit.id)!, score: roundScore(hit.score), exact: false, weak: true }));
 
   const catalog: ToolCatalog = {
     add(entry) {
@@ -207,8 +204,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
       for (const item of list) addOne(item);
     },
     remove(name) {
-      const record = records.get(name);
-      if (!record) return false;
+      if (!records.has(name)) return false;
       index.remove(name);
       weak.remove(name);
       embeddings?.remove(name);
@@ -220,8 +216,8 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
       }
       return true;
     },
-    get: (name) => records.get(name)?.entry,
-    list: () => [...records.values()].map((record) => record.entry),
+    get: (name) => records.get(name),
+    list: () => [...records.values()],
     search(query, limit) {
       const { named, text } = splitNamedTools(query, lookupName);
       const exact = exactMatches(named);
@@ -255,7 +251,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
       fuse(rank(text, exclude, FUSION_DEPTH).map((match) => ({ id: match.entry.name, score: match.score })), FUSION_WEIGHTS.lexical);
       fuse(embeddings.rank(queryVector, exclude, FUSION_DEPTH), FUSION_WEIGHTS.embedding);
       const hits = [...fused].filter(([id]) => records.has(id)).map(([id, score]) => ({ id, score }));
-      const ranked = topHits(hits, limit - exact.length).map((hit) => ({ entry: records.get(hit.id)!.entry, score: roundScore(hit.score), exact: false, weak: false }));
+      const ranked = topHits(hits, limit - exact.length).map((hit) => ({ entry: records.get(hit.id)!, score: roundScore(hit.score), exact: false, weak: false }));
       return [...exact, ...relativeScores(ranked)];
     },
   };
