@@ -63,6 +63,28 @@ interface Reach {
   literal: boolean;
 }
 
+/** Scores are rounded to this step, so float noise from the order of additions cannot break a tie. */
+const SCORE_STEP = 1e-6;
+
+function roundScore(score: number): number {
+  return Math.round(score / SCORE_STEP) * SCORE_STEP;
+}
+
+/** Orders hits by score (higher first), then by id. */
+export function byScoreThenId(a: LexicalHit, b: LexicalHit): number {
+  if (a.score !== b.score) return b.score - a.score;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Inserts a hit into a list kept in rank order and at most `size` long. */
+export function insertRanked(top: LexicalHit[], hit: LexicalHit, size: number): void {
+  if (top.length === size && byScoreThenId(hit, top[size - 1]) >= 0) return;
+  let position = top.length;
+  while (position > 0 && byScoreThenId(hit, top[position - 1]) < 0) position--;
+  top.splice(position, 0, hit);
+  if (top.length > size) top.pop();
+}
+
 function withinDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -248,8 +270,8 @@ export class LexicalIndex {
    * term standing for that word, times the share of the query covered (squared), times a bonus for covering the
    * tool's name. A word many tools start their name with (a server prefix) is not held against a tool when unsaid.
    */
-  rank(queryTerms: QueryTerm[], groups: number): LexicalHit[] {
-    if (groups === 0 || this.count === 0) return [];
+  rank(queryTerms: QueryTerm[], groups: number, size: number, exclude: ReadonlySet<string> = new Set()): LexicalHit[] {
+    if (groups === 0 || this.count === 0 || size <= 0) return [];
     const reaches = new Map<string, Reach>();
     for (const queryTerm of queryTerms) {
       this.expand(queryTerm, (indexTerm, weight, literal) => {
@@ -316,7 +338,8 @@ export class LexicalIndex {
     for (let group = 0; group < groups; group++) if (literalIdf[group] >= 0) groupIdf[group] = literalIdf[group];
     let totalIdf = 0;
     for (let group = 0; group < groups; group++) totalIdf += groupIdf[group];
-    const hits: LexicalHit[] = [];
+    // The best `size` hits, kept in rank order (score, then id) as they come: no array of every match.
+    const top: LexicalHit[] = [];
     for (const slot of touched) {
       let sum = 0;
       let covered = 0;
@@ -335,8 +358,12 @@ export class LexicalIndex {
       if (nameSize > 1 && first !== undefined && !reaches.has(first) && (this.firstWordCount.get(first) ?? 0) >= LEXICAL_WEIGHTS.prefixTools) nameSize -= 1;
       const nameShare = nameSize ? Math.min(1, nameWeight[slot] / nameSize) : 0;
       const coverage = LEXICAL_WEIGHTS.rarityCoverage ? (totalIdf > 0 ? covered / totalIdf : 0) : matchedGroups / groups;
-      hits.push({ id: this.ids[slot]!, score: sum * coverage ** LEXICAL_WEIGHTS.coveragePower * (1 + LEXICAL_WEIGHTS.nameCoverageBonus * nameShare) });
+      const score = roundScore(sum * coverage ** LEXICAL_WEIGHTS.coveragePower * (1 + LEXICAL_WEIGHTS.nameCoverageBonus * nameShare));
+      if (top.length === size && score < top[size - 1].score) continue;
+      const id = this.ids[slot]!;
+      if (exclude.has(id)) continue;
+      insertRanked(top, { id, score }, size);
     }
-    return hits;
+    return top;
   }
 }

@@ -2,7 +2,7 @@ import { ToolHostError } from '@toolhost/core';
 import type { CatalogEntry, CatalogMatch } from './catalog-entry.js';
 import { catalogEntrySchema } from './catalog-entry-schema.js';
 import { CatalogEmbeddings, type CatalogEmbedder } from './catalog-embeddings.js';
-import { LexicalIndex, type LexicalHit } from './lexical-index.js';
+import { LexicalIndex, insertRanked, type LexicalHit } from './lexical-index.js';
 import { buildQueryTerms } from './query-terms.js';
 import { indexTerms, nameKey, splitWords } from './search-text.js';
 import { WeakMatchIndex } from './weak-match-index.js';
@@ -79,28 +79,10 @@ function descriptionFields(description: string): { summary: string[]; details: s
   return { summary: indexTerms(text.slice(0, cut)), details: indexTerms(text.slice(cut)) };
 }
 
-/** Scores are rounded to this step, so float noise from insertion order cannot break a tie. */
-const SCORE_STEP = 1e-6;
-
-function roundScore(score: number): number {
-  return Math.round(score / SCORE_STEP) * SCORE_STEP;
-}
-
-function byScoreThenName(a: { score: number; id: string }, b: { score: number; id: string }): number {
-  if (a.score !== b.score) return b.score - a.score;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
 /** The best `size` hits in rank order (score, then name), without sorting them all. */
 function topHits(hits: LexicalHit[], size: number): LexicalHit[] {
   const top: LexicalHit[] = [];
-  for (const hit of hits) {
-    if (top.length === size && byScoreThenName(hit, top[size - 1]) >= 0) continue;
-    let position = top.length;
-    while (position > 0 && byScoreThenName(hit, top[position - 1]) < 0) position--;
-    top.splice(position, 0, hit);
-    if (top.length > size) top.pop();
-  }
+  for (const hit of hits) insertRanked(top, hit, size);
   return top;
 }
 
@@ -181,15 +163,14 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
 
   const rank = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] => {
     const { terms, groups } = buildQueryTerms(text, (term) => index.has(term));
-    const hits = index.rank(terms, groups).filter((hit) => !exclude.has(hit.id));
-    return topHits(hits, needed).map((hit) => ({ entry: records.get(hit.id)!, score: roundScore(hit.score), exact: false, weak: false }));
+    return index.rank(terms, groups, needed, exclude).map((hit) => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: false }));
   };
 
   const exactMatches = (named: string[]): CatalogMatch[] =>
     named.slice(0, MAX_EXACT).map((name) => ({ entry: records.get(name)!, score: 1, exact: true, weak: false }));
 
   const weakMatches = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] =>
-    topHits(weak.rank(text).filter((hit) => !exclude.has(hit.id)), needed).map((hit) => ({ entry: records.get(hit.id)!, score: roundScore(hit.score), exact: false, weak: true }));
+    topHits(weak.rank(text).filter((hit) => !exclude.has(hit.id)), needed).map((hit) => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: true }));
 
   const catalog: ToolCatalog = {
     add(entry) {
@@ -251,7 +232,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
       fuse(rank(text, exclude, FUSION_DEPTH).map((match) => ({ id: match.entry.name, score: match.score })), FUSION_WEIGHTS.lexical);
       fuse(embeddings.rank(queryVector, exclude, FUSION_DEPTH), FUSION_WEIGHTS.embedding);
       const hits = [...fused].filter(([id]) => records.has(id)).map(([id, score]) => ({ id, score }));
-      const ranked = topHits(hits, limit - exact.length).map((hit) => ({ entry: records.get(hit.id)!, score: roundScore(hit.score), exact: false, weak: false }));
+      const ranked = topHits(hits, limit - exact.length).map((hit) => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: false }));
       return [...exact, ...relativeScores(ranked)];
     },
   };
