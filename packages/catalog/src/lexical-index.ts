@@ -85,21 +85,33 @@ export function insertRanked(top: LexicalHit[], hit: LexicalHit, size: number): 
   if (top.length > size) top.pop();
 }
 
+/** Two rows of the edit-distance table, reused by every call (single-threaded). */
+let previousRow = new Int32Array(64);
+let currentRow = new Int32Array(64);
+
+/** Levenshtein distance between a and b if it is at most `limit`, otherwise limit + 1 (stops as soon as it must exceed it). */
 function withinDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  if (previousRow.length <= b.length) {
+    previousRow = new Int32Array(b.length * 2 + 1);
+    currentRow = new Int32Array(b.length * 2 + 1);
+  }
+  for (let j = 0; j <= b.length; j++) previousRow[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    currentRow[0] = i;
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (current[j] < rowMin) rowMin = current[j];
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const value = Math.min(previousRow[j] + 1, currentRow[j - 1] + 1, previousRow[j - 1] + cost);
+      currentRow[j] = value;
+      if (value < rowMin) rowMin = value;
     }
     if (rowMin > limit) return limit + 1;
-    previous = current;
+    const swap = previousRow;
+    previousRow = currentRow;
+    currentRow = swap;
   }
-  return previous[b.length];
+  return previousRow[b.length];
 }
 
 /**
@@ -122,6 +134,8 @@ export class LexicalIndex {
   /** How many tools have each first name word (a word many tools start with is a server prefix). */
   private readonly firstWordCount = new Map<string, number>();
   private sortedTerms: string[] | undefined;
+  /** Index terms by length, for typo corrections (rebuilt with sortedTerms). */
+  private termsByLength: Map<number, string[]> | undefined;
   // Scratch space reused by rank(): per slot, a query stamp, best score and coverage credit per query word, name weight.
   private stamp = new Int32Array(0);
   private currentStamp = 0;
@@ -218,7 +232,15 @@ export class LexicalIndex {
   }
 
   private terms(): string[] {
-    if (!this.sortedTerms) this.sortedTerms = [...this.postings.keys()].sort();
+    if (!this.sortedTerms) {
+      this.sortedTerms = [...this.postings.keys()].sort();
+      this.termsByLength = new Map();
+      for (const term of this.sortedTerms) {
+        const bucket = this.termsByLength.get(term.length);
+        if (bucket) bucket.push(term);
+        else this.termsByLength.set(term.length, [term]);
+      }
+    }
     return this.sortedTerms;
   }
 
@@ -241,10 +263,15 @@ export class LexicalIndex {
     }
     if (term.fuzzy !== false) {
       const limit = term.fuzzy;
-      for (const candidate of this.terms()) {
-        if (candidate === term.term || Math.abs(candidate.length - term.term.length) > limit) continue;
-        const distance = withinDistance(term.term, candidate, limit);
-        if (distance <= limit) candidates.push({ term: candidate, weight: term.weight * LEXICAL_WEIGHTS.fuzzy[distance] });
+      this.terms();
+      // A word without digits is not corrected into one with digits (ids, versions).
+      const digits = /\d/.test(term.term);
+      for (let length = term.term.length - limit; length <= term.term.length + limit; length++) {
+        for (const candidate of this.termsByLength!.get(length) ?? []) {
+          if (candidate === term.term || (!digits && /\d/.test(candidate))) continue;
+          const distance = withinDistance(term.term, candidate, limit);
+          if (distance <= limit) candidates.push({ term: candidate, weight: term.weight * LEXICAL_WEIGHTS.fuzzy[distance] });
+        }
       }
     }
     candidates.sort((a, b) => b.weight - a.weight || a.term.length - b.term.length || (a.term < b.term ? -1 : 1));
