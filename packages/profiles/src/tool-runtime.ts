@@ -25,6 +25,7 @@ import {
   createToolCatalog,
   isZodInputSchema,
   validateJsonSchemaArguments,
+  type CatalogEmbedder,
   type CatalogEntry,
   type ToolCatalog,
 } from '@toolhost/catalog';
@@ -52,6 +53,8 @@ export interface ToolRuntimeOptions {
   tokenizer: Tokenizer;
   implementations: BuiltinImplementations;
   catalog?: CatalogEntry[];
+  /** Embeds catalog tools and queries for hybrid search_tools ranking. */
+  catalogEmbedder?: CatalogEmbedder;
   verification?: VerificationGateOptions;
   /** Called after every call with its arguments and result (for recording). */
   onCall?: (name: string, args: unknown, result: ToolResult) => void;
@@ -154,7 +157,7 @@ function withPatchNote(result: ToolResult): ToolResult {
 /** Creates the dispatch core: tool list, preflight, validation, gate, budgeting and deferred expansion. */
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const guidance = options.guidance;
-  const catalog = createToolCatalog(options.catalog ?? []);
+  const catalog = createToolCatalog(options.catalog ?? [], { embedder: options.catalogEmbedder });
   const gate = createVerificationGate(options.verification);
   const abort = new AbortController();
   // Every call in flight listens for the host closing; many concurrent calls are normal, not a leak. (Node only;
@@ -209,6 +212,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     get: (name) => catalog.get(name),
     list: () => catalog.list(),
     search: (query, limit) => catalog.search(query, limit),
+    find: (query, limit) => catalog.find(query, limit),
   };
 
   const catalogTool = (name: string) => {

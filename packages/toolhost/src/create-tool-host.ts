@@ -10,7 +10,7 @@ import {
   type ToolResult,
 } from '@toolhost/core';
 import { createFileSpool, createNodeWorkspace } from '@toolhost/core/node';
-import type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
+import type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 import { createExecTools, type ExecGateway } from '@toolhost/exec';
 import {
   checkProfileSettings,
@@ -34,6 +34,8 @@ export interface ToolHostOptions {
   tokenizer?: Tokenizer;
   /** Tools that search_tools can surface. */
   catalog?: CatalogEntry[];
+  /** Embeds catalog tools and queries so search_tools ranks by meaning as well as words (hybrid); each tool is embedded once. */
+  catalogEmbedder?: CatalogEmbedder;
   /** Decides sandbox_permissions / justification requests (default: allow use_default, deny escalation). */
   gateway?: ExecGateway;
   /** Where complete outputs are spooled (default: a per-host folder under the OS temp folder, removed by close()). */
@@ -91,6 +93,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     tokenizer: options.tokenizer ?? gptTokenizer,
     implementations: createBuiltinImplementations(exec),
     catalog: options.catalog,
+    catalogEmbedder: options.catalogEmbedder,
     verification: options.verification,
     onClose: () => exec.close(),
   });

@@ -13,7 +13,7 @@ export {
   type ShellEnvironmentPolicy,
   type ShellEnvironmentInherit,
 } from '@toolhost/core';
-export type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
+export type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
 export { TOOL_PROFILES, SHELL_PROFILE_SETTINGS } from '@toolhost/profiles';
 export type { ToolProfile, ShellProfileSetting, ShellGuidance, VerificationGateOptions } from '@toolhost/profiles';
