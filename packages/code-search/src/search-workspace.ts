@@ -5,16 +5,16 @@ import type { SyntaxParser } from './grammar-loader.js';
 import { extensionOf, languageOfPath } from './language-table.js';
 import { createLineIndex, type LineIndex } from './line-index.js';
 import type { LiteralMatcher } from './literal-matcher.js';
+import type { IndexedFile } from './index-store.js';
 import type { ParseCache } from './parse-cache.js';
 import { compareHits, type SearchHit } from './search-hit.js';
 import { makeSnippet } from './snippet.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { RESULT_TYPES } from './code-search-schema.js';
 
-/** Files over this size are searched as text only (not parsed). */
-export const MAX_PARSE_BYTES = 2 * 1024 * 1024;
-/** How many bytes are checked for NUL to call a file binary. */
-export const BINARY_PROBE_BYTES = 8192;
+import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES } from './file-limits.js';
+
+export { BINARY_PROBE_BYTES, MAX_PARSE_BYTES };
 const READ_AHEAD = 24;
 const CONTENT_TYPES: readonly ResultType[] = ['definition', 'usage', 'text'];
 
@@ -27,6 +27,8 @@ export interface SearchRequest {
   readonly maxResults: number;
   /** When given, only these files can contain the query (a prefilter such as ripgrep already ran). */
   readonly candidates?: ReadonlySet<string>;
+  /** Identifier nodes spelled like the query, from the symbol index; used instead of parsing when the file's size and mtime match. */
+  readonly known?: ReadonlyMap<string, IndexedFile>;
 }
 
 /** What a search needs around it. */
@@ -43,7 +45,7 @@ export interface SearchOutcome {
   truncated: boolean;
   hints: string[];
   /** Files whose content was read and scanned, and how many of them were parsed. */
-  stats: { scanned: number; parsed: number; cachedTrees: number };
+  stats: { scanned: number; parsed: number; cachedTrees: number; indexed: number };
 }
 
 interface Unavailable {
@@ -64,12 +66,14 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const { workspace, parser, cache } = environment;
   const hits: SearchHit[] = [];
   const counts: Record<ResultType, number> = { definition: 0, usage: 0, text: 0, path: 0 };
-  const stats = { scanned: 0, parsed: 0, cachedTrees: 0 };
+  const stats = { scanned: 0, parsed: 0, cachedTrees: 0, indexed: 0 };
   const unavailable: Unavailable = { noGrammar: new Map(), large: 0, failedGrammars: new Set() };
   const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
   const wantContent = wantSyntax || resultTypes.has('text');
   const firstCategory = RESULT_TYPES.find((type) => resultTypes.has(type))!;
   const lowerQuery = matcher.query.toLowerCase();
+  // Smart case, as for content: a query with an upper-case letter matches paths case-sensitively.
+  const pathHas = matcher.caseSensitive ? (path: string) => path.includes(matcher.query) : (path: string) => path.toLowerCase().includes(lowerQuery);
   let stoppedEarly = false;
   const overflow = new Set<ResultType>();
 
@@ -80,8 +84,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
 
   if (resultTypes.has('path')) {
     for (const path of files) {
-      const at = path.toLowerCase().indexOf(lowerQuery);
-      if (at !== -1) add({ result_type: 'path', path, line: 1, column: 1, snippet: path });
+      if (pathHas(path)) add({ result_type: 'path', path, line: 1, column: 1, snippet: path });
     }
   }
 
@@ -143,9 +146,18 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
         unavailable.large++;
       } else {
         const stat = await workspace.lstat(path);
-        let tree = stat ? cache.get(path, stat.mtimeMs, stat.size) : undefined;
+        const known = request.known?.get(path);
+        if (known?.occurrences && stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size) {
+          const byStart = new Map(known.occurrences.map((occurrence) => [occurrence.start, occurrence.definition] as const));
+          kinds = starts.map((start) => {
+            const definition = byStart.get(start);
+            return definition === undefined ? 'text' : definition ? 'definition' : 'usage';
+          });
+          stats.indexed++;
+        }
+        let tree = kinds || !stat ? undefined : cache.get(path, stat.mtimeMs, stat.size);
         if (tree) stats.cachedTrees++;
-        else {
+        else if (!kinds) {
           tree = await parser.parse(language.grammar, text);
           if (tree) {
             stats.parsed++;
