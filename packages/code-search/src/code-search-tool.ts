@@ -55,6 +55,8 @@ export interface CodeSearchTool extends ToolImplementation {
   prepare(workspace: Workspace): void;
   /** The index of the prepared workspace, once started. */
   readonly symbolIndex: SymbolIndex | undefined;
+  /** Stops the index worker and frees parsed trees. */
+  close(): Promise<void>;
 }
 
 function respond(query: string, outcome: SearchOutcome): ToolResult {

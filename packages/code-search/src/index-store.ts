@@ -48,6 +48,8 @@ export interface IndexStats {
   occurrences: number;
   names: number;
   ready: boolean;
+  /** True when the index was loaded from the cache folder (then only changed files were read again). */
+  fromCache: boolean;
   buildMs: number;
   heapUsedBytes: number;
 }
@@ -147,6 +149,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
   let ready = false;
   let dirty = false;
   let buildMs = 0;
+  let fromCache = false;
   let queue: Promise<unknown> = Promise.resolve();
 
   const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
@@ -315,6 +318,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         const started = performance.now();
         if (load()) {
           ready = true;
+          fromCache = true;
           await sweep('');
         } else {
           const listed = await walkInto('');
@@ -375,7 +379,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         if (entry.kind === 'parsed') parsed++;
         occurrences += (entry.occurrences?.length ?? 0) / 2;
       }
-      return { files: files.size, parsed, occurrences, names: names.length, ready, buildMs, heapUsedBytes: process.memoryUsage().heapUsed };
+      return { files: files.size, parsed, occurrences, names: names.length, ready, fromCache, buildMs, heapUsedBytes: process.memoryUsage().heapUsed };
     },
     save() {
       if (!options.cacheFile || !dirty || !ready) return;

@@ -22,6 +22,8 @@ export interface SymbolIndex {
   /** Stored identifier nodes spelled like `query` in `paths` (entries old enough to be trusted by mtime + size); empty until ready. */
   occurrences(request: { query: string; caseSensitive: boolean; paths: readonly string[] }): Promise<Map<string, IndexedFile>>;
   stats(): Promise<IndexStats | undefined>;
+  /** True while the worker thread runs. */
+  readonly running: boolean;
   /** Saves the index and stops the worker. */
   close(): Promise<void>;
 }
@@ -67,6 +69,7 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
   const ready = new Promise<boolean>((resolve) => (markReady = resolve));
   let isReady = false;
   let exited: Promise<void> = Promise.resolve();
+  let running = false;
   let busy = () => {};
 
   const settleAll = () => {
@@ -83,6 +86,7 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
       if (pending.size === 0 && (isReady || closed)) worker.unref();
     };
     busy = () => worker.ref();
+    running = true;
     exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (response: WorkerResponse) => {
       if (response.id === 0) {
@@ -102,6 +106,7 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
       settleAll();
     });
     worker.once('exit', () => {
+      running = false;
       markReady(false);
       isReady = false;
       settleAll();
@@ -126,6 +131,9 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
 
   return {
     ready,
+    get running() {
+      return running;
+    },
     async lookup({ query, caseSensitive, start, extensions }) {
       if (!isReady) return undefined;
       const response = await ask({ type: 'lookup', query, caseSensitive, start, extensions: extensions ? [...extensions] : undefined });
