@@ -7,16 +7,16 @@ import type { Workspace, WorkspaceDirEntry, WorkspaceStat } from '@toolhost/core
 import type { SyntaxParser } from './grammar-loader.js';
 import { extractIdentifiers, foldCase, foldedWordTokens } from './identifier-extractor.js';
 import { extensionOf, languageOfPath } from './language-table.js';
-import { createLiteralMatcher } from './literal-matcher.js';
 import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES } from './file-limits.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { listFolder, walkWorkspace } from './workspace-walker.js';
 
 /** Bumped whenever the stored layout or the classification changes, so older cache files are ignored. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 /** An entry whose file changed this recently before it was read cannot vouch for its content by mtime + size (racy-git rule). */
 export const RACY_MARGIN_MS = 2000;
 
+/** parsed: identifiers known; tokens: a code file with words only; large: over 2 MB, words only; binary, other: neither. */
 type EntryKind = 'parsed' | 'tokens' | 'large' | 'binary' | 'other';
 
 interface FileEntry {
@@ -24,7 +24,7 @@ interface FileEntry {
   mtimeMs: number;
   indexedAtMs: number;
   kind: EntryKind;
-  /** Sorted distinct fold ids of the file's word tokens ('parsed' and 'tokens'). */
+  /** Sorted distinct fold ids of the file's word tokens ('parsed', 'tokens' and 'large' text). */
   folds?: Uint32Array;
   /** 'parsed': pairs of [UTF-16 start, name id * 2 + 1 when a definition]. */
   occurrences?: Int32Array;
@@ -189,30 +189,34 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     const entry: FileEntry = { size: stat.size, mtimeMs: stat.mtimeMs, indexedAtMs, kind: 'other' };
     files.set(path, entry);
     const language = languageOfPath(path);
-    if (stat.size > MAX_PARSE_BYTES) entry.kind = 'large';
-    if (entry.kind === 'large' || (!language?.grammar && !language?.codeWithoutGrammar)) return;
+    const large = stat.size > MAX_PARSE_BYTES;
+    if (!large && !language?.grammar && !language?.codeWithoutGrammar) return;
     let bytes: Uint8Array;
     try {
       bytes = readFileSync(absolute(path));
     } catch {
       return;
     }
-    if (bytes.length > MAX_PARSE_BYTES) {
+    const binary = bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
+    if (large || bytes.length > MAX_PARSE_BYTES) {
+      // Searched as text only; its words say whether a definition or usage search should mention it (binaries never).
       entry.kind = 'large';
+      if (!binary) entry.folds = Uint32Array.from([...foldedWordTokens(decoder.decode(bytes))].map(foldId)).sort();
       return;
     }
-    if (bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1) {
+    if (binary) {
       entry.kind = 'binary';
       return;
     }
     const text = decoder.decode(bytes);
     entry.folds = Uint32Array.from([...foldedWordTokens(text)].map(foldId)).sort();
     entry.kind = 'tokens';
-    if (!language.grammar) return;
-    const tree = await parser.parse(language.grammar, text);
+    const grammar = language?.grammar;
+    if (!grammar) return;
+    const tree = await parser.parse(grammar, text);
     if (!tree) return;
     try {
-      const found = extractIdentifiers(SYNTAX_SPECS[language.grammar], tree, text);
+      const found = extractIdentifiers(SYNTAX_SPECS[grammar], tree, text);
       const occurrences = new Int32Array(found.length * 2);
       for (let i = 0; i < found.length; i++) {
         occurrences[i * 2] = found[i].start;
@@ -275,7 +279,8 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         for (const path of await walkInto(folder)) await indexFile(path);
       }
     }
-    for (const [path, entry] of [...files]) {
+    // Deleting the current key and re-setting visited keys are safe while iterating a Map.
+    for (const [path, entry] of files) {
       if (!under(start, path) || files.get(path) !== entry) continue;
       const stat = statOf(absolute(path));
       if (stat?.kind !== 'file') {
@@ -337,20 +342,9 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         await sweep(start);
         const allowed = extensions ? new Set(extensions) : undefined;
         const fid = foldIds.get(foldCase(query));
-        const matcher = createLiteralMatcher(query);
         const out: IndexedFile[] = [];
         for (const [path, entry] of files) {
           if (!under(start, path) || (allowed && !allowed.has(extensionOf(path)))) continue;
-          if (entry.kind === 'large') {
-            let bytes: Uint8Array | undefined;
-            try {
-              bytes = readFileSync(absolute(path));
-            } catch {
-              bytes = undefined;
-            }
-            if (bytes && matcher.mayContain(bytes)) out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs });
-            continue;
-          }
           if (fid === undefined || !entry.folds || !hasId(entry.folds, fid)) continue;
           if (entry.kind !== 'parsed') {
             out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs });
