@@ -32,9 +32,13 @@ interface FileEntry {
 
 /** A candidate file of an indexed lookup; `occurrences` (identifier nodes spelled like the query) only for parsed files. */
 export interface IndexedFile {
+  /** Workspace-relative path. */
   path: string;
+  /** Size when indexed; the entry holds only while the file keeps it. */
   size: number;
+  /** mtime when indexed; the entry holds only while the file keeps it. */
   mtimeMs: number;
+  /** UTF-16 starts of the identifier nodes spelled like the query, and whether each names a declaration. */
   occurrences?: Array<{ start: number; definition: boolean }>;
 }
 
@@ -43,14 +47,21 @@ export type LookupAnswer = { ready: true; files: IndexedFile[] } | { ready: fals
 
 /** Counters of the index. */
 export interface IndexStats {
+  /** Files listed (after .gitignore). */
   files: number;
+  /** Files whose identifier nodes are stored. */
   parsed: number;
+  /** Identifier nodes stored. */
   occurrences: number;
+  /** Distinct identifier spellings seen. */
   names: number;
+  /** True once lookups answer. */
   ready: boolean;
   /** True when the index was loaded from the cache folder (then only changed files were read again). */
   fromCache: boolean;
+  /** Time to build (or load and check) the index. */
   buildMs: number;
+  /** The worker thread's JavaScript heap in use (the index lives there). */
   heapUsedBytes: number;
 }
 

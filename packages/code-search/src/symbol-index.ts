@@ -21,6 +21,7 @@ export interface SymbolIndex {
   lookup(request: { query: string; caseSensitive: boolean; start: string; extensions?: ReadonlySet<string> }): Promise<IndexedFile[] | undefined>;
   /** Stored identifier nodes spelled like `query` in `paths` (entries old enough to be trusted by mtime + size); empty until ready. */
   occurrences(request: { query: string; caseSensitive: boolean; paths: readonly string[] }): Promise<Map<string, IndexedFile>>;
+  /** Counters of the index; undefined once closed. */
   stats(): Promise<IndexStats | undefined>;
   /** True while the worker thread runs. */
   readonly running: boolean;
