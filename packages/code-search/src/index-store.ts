@@ -15,6 +15,8 @@ import { listFolder, walkWorkspace } from './workspace-walker.js';
 export const INDEX_FORMAT = 2;
 /** An entry whose file changed this recently before it was read cannot vouch for its content by mtime + size (racy-git rule). */
 export const RACY_MARGIN_MS = 2000;
+/** A search re-reads at most this many changed files itself; past that it scans while the index catches up in the background. */
+export const INLINE_REINDEX_LIMIT = 64;
 
 /** parsed: identifiers known; tokens: a code file with words only; large: over 2 MB, words only; binary, other: neither. */
 type EntryKind = 'parsed' | 'tokens' | 'large' | 'binary' | 'other';
@@ -161,6 +163,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
   let dirty = false;
   let buildMs = 0;
   let fromCache = false;
+  let catchingUp = false;
   let queue: Promise<unknown> = Promise.resolve();
 
   const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
@@ -258,8 +261,12 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     return listed;
   };
 
-  /** Brings every entry under `start` up to date with the disk: folders whose mtime moved are listed again, files re-read. */
-  const sweep = async (start: string) => {
+  /**
+   * Checks every entry under `start` against the disk: folders whose mtime moved are listed again (gone files and folders are
+   * dropped at once), files are stat-ed. Returns the files to read again (changed, new, or too recent to trust).
+   */
+  const sweep = async (start: string): Promise<Set<string>> => {
+    const pending = new Set<string>();
     const rewalk: string[] = [];
     for (const [dir, mtimeMs] of [...dirs]) {
       if (!under(start, dir) || !dirs.has(dir)) continue;
@@ -276,23 +283,22 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         rewalk.push(dir);
         continue;
       }
+      const prefix = dir ? `${dir}/` : '';
       const keepFiles = new Set(listing.files);
       const keepFolders = new Set(listing.folders);
-      for (const path of [...files.keys()]) {
-        if (path.slice(0, path.lastIndexOf('/') + 1) === (dir ? `${dir}/` : '') && !keepFiles.has(path)) files.delete(path);
-      }
+      for (const path of files.keys()) if (path.slice(0, path.lastIndexOf('/') + 1) === prefix && !keepFiles.has(path)) files.delete(path);
       for (const folder of [...dirs.keys()]) {
-        if (folder !== dir && folder.slice(0, folder.lastIndexOf('/') + 1) === (dir ? `${dir}/` : '') && !keepFolders.has(folder)) forgetUnder(folder);
+        if (folder !== dir && folder.slice(0, folder.lastIndexOf('/') + 1) === prefix && !keepFolders.has(folder)) forgetUnder(folder);
       }
-      for (const path of listing.files) if (!files.has(path)) await indexFile(path);
+      for (const path of listing.files) if (!files.has(path)) pending.add(path);
       for (const folder of listing.folders) {
         if (dirs.has(folder)) continue;
-        for (const path of await walkInto(folder)) await indexFile(path);
+        for (const path of await walkInto(folder)) pending.add(path);
       }
     }
-    // Deleting the current key and re-setting visited keys are safe while iterating a Map.
+    // Deleting the current key is safe while iterating a Map.
     for (const [path, entry] of files) {
-      if (!under(start, path) || files.get(path) !== entry) continue;
+      if (!under(start, path)) continue;
       const stat = statOf(absolute(path));
       if (stat?.kind !== 'file') {
         files.delete(path);
@@ -301,14 +307,28 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       }
       if (stat.size === entry.size && stat.mtimeMs === entry.mtimeMs && trusted(entry)) continue;
       if (path === '.gitignore' || path.endsWith('/.gitignore')) rewalk.push(path.slice(0, Math.max(0, path.lastIndexOf('/'))));
-      await indexFile(path);
+      pending.add(path);
     }
     for (const dir of rewalk) {
       if (!dirs.has(dir)) continue;
       const listed = new Set(await walkInto(dir));
-      for (const path of [...files.keys()]) if (under(dir, path) && !listed.has(path)) files.delete(path);
-      for (const path of listed) if (!files.has(path)) await indexFile(path);
+      for (const path of files.keys()) {
+        if (under(dir, path) && !listed.has(path)) {
+          files.delete(path);
+          pending.delete(path);
+        }
+      }
+      for (const path of listed) if (!files.has(path)) pending.add(path);
       dirty = true;
+    }
+    return pending;
+  };
+
+  const indexAll = async (paths: Iterable<string>, yieldEvery: number) => {
+    let count = 0;
+    for (const path of paths) {
+      await indexFile(path);
+      if (++count % yieldEvery === 0) await options.yieldNow?.();
     }
   };
 
@@ -333,24 +353,27 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       return exclusive(async () => {
         const started = performance.now();
         if (load()) {
-          ready = true;
           fromCache = true;
-          await sweep('');
+          await indexAll(await sweep(''), 1);
         } else {
-          const listed = await walkInto('');
-          for (let i = 0; i < listed.length; i++) {
-            await indexFile(listed[i]);
-            if (i % 16 === 15) await options.yieldNow?.();
-          }
-          ready = true;
+          await indexAll(await walkInto(''), 1);
         }
+        ready = true;
         buildMs = performance.now() - started;
       });
     },
     lookup({ query, caseSensitive, start, extensions }) {
+      // While the index catches up with many changes, searches scan instead of waiting for it.
+      if (!ready || catchingUp) return Promise.resolve({ ready: false });
       return exclusive(async (): Promise<LookupAnswer> => {
-        if (!ready || (start !== '' && !dirs.has(start) && !files.has(start))) return { ready: false };
-        await sweep(start);
+        if (!ready || catchingUp || (start !== '' && !dirs.has(start) && !files.has(start))) return { ready: false };
+        const pending = await sweep(start);
+        if (pending.size > INLINE_REINDEX_LIMIT) {
+          catchingUp = true;
+          void exclusive(() => indexAll(pending, 1)).finally(() => (catchingUp = false));
+          return { ready: false };
+        }
+        await indexAll(pending, Number.POSITIVE_INFINITY);
         const allowed = extensions ? new Set(extensions) : undefined;
         const fid = foldIds.get(foldCase(query));
         const out: IndexedFile[] = [];

@@ -93,7 +93,7 @@ describe('the symbol index behind code_search', () => {
     rmSync(cacheDir, { recursive: true, force: true });
   });
 
-  it('answers every word of the fixture exactly as the scan does, reading only files that hold the identifier', async () => {
+  it('answers every word of the fixture exactly as the scan does, reading only files that hold the identifier', { timeout: 120_000 }, async () => {
     const { workspace, reads } = recordingWorkspace(root);
     const tool = indexed();
     const baseline = scan();
@@ -101,7 +101,7 @@ describe('the symbol index behind code_search', () => {
     const queries = words(root).flatMap((word, index) => (index % 4 === 0 ? [word, word.toLowerCase()] : [word]));
     for (const [index, query] of queries.entries()) {
       const kinds = index % 8 === 0 ? [['definition'], ['usage'], ['definition', 'usage']] : [['definition', 'usage']];
-      for (const result_types of [...kinds, ['definition', 'usage', 'text', 'path']]) {
+      for (const result_types of index % 3 === 0 ? [...kinds, ['definition', 'usage', 'text', 'path']] : kinds) {
         const args = { query, result_types };
         expect(await search(tool, workspace, args), JSON.stringify(args)).toBe(await search(baseline, createNodeWorkspace(root), args));
       }
@@ -117,7 +117,7 @@ describe('the symbol index behind code_search', () => {
     expect(stats).toMatchObject({ ready: true, fromCache: false, files: 12, parsed: 10 });
   });
 
-  it('never answers from a stale entry: edits, new files, renames, deletions and .gitignore changes behind the host are seen at once', async () => {
+  it('never answers from a stale entry: edits, new files, renames, deletions and .gitignore changes behind the host are seen at once', { timeout: 60_000 }, async () => {
     const workspace = createNodeWorkspace(root);
     const tool = indexed();
     const baseline = scan();
@@ -165,6 +165,12 @@ describe('the symbol index behind code_search', () => {
 
     rmSync(join(root, 'deep'), { recursive: true });
     expect(await same('Wodget')).toContain('No results');
+
+    // More changes than a search re-reads itself: it scans while the index catches up, and is right either way.
+    mkdirSync(join(root, 'many'));
+    for (let index = 0; index < 80; index++) writeFileSync(join(root, `many/m${index}.go`), `package many\n\nfunc Many${index % 2}() {}\n`);
+    expect(await same('Many1')).toContain('40 results');
+    expect(await same('Many0')).toContain('definition many/m0.go:3:6');
   });
 
   it('persists the index so a new tool on the same folder starts warm, and sees what changed while none ran', async () => {
