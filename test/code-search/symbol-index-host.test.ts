@@ -52,6 +52,14 @@ describe('the symbol index of the advanced host', () => {
     const result = await host.call('code_search', { query: 'ToolProfile', result_types: ['definition', 'usage'] });
     expect(result.output).toContain('definition src/profile.ts:1:13');
     expect(result.output).toContain('usage src/profile.ts:2:23');
+    // An edit through apply_patch is part of the very next search's answer.
+    const patch = await host.call('apply_patch', {
+      input: '*** Begin Patch\n*** Add File: src/widget.ts\n+export function Widget(profile: ToolProfile) {}\n*** Update File: src/profile.ts\n@@\n-export const current: ToolProfile = "default";\n+export const current: ToolProfile = Widget("default");\n*** End Patch',
+    });
+    expect(patch.ok).toBe(true);
+    const after = await host.call('code_search', { query: 'Widget', result_types: ['definition', 'usage'] });
+    expect(after.output).toContain('definition src/widget.ts:1:17');
+    expect(after.output).toContain('usage src/profile.ts:2:37');
     await host.close();
     expect(threads()).toBe(before);
   });
