@@ -121,7 +121,7 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
   type Body<T> = T extends unknown ? Omit<T, 'id'> : never;
   const ask = async (request: Body<WorkerRequest>): Promise<WorkerResponse | undefined> => {
     const worker = await workerPromise;
-    if (!worker || closed) return undefined;
+    if (!worker || closed || !running) return undefined;
     const id = nextId++;
     return new Promise((resolve) => {
       pending.set(id, { resolve });
