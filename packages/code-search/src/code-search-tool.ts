@@ -68,6 +68,12 @@ function respond(query: string, outcome: SearchOutcome): ToolResult {
 export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeSearchTool {
   const parser = createSyntaxParser(options.grammarSource ?? nodeGrammarSource);
   const cache = createParseCache(options.cacheSourceChars ?? DEFAULT_CACHE_SOURCE_CHARS);
+  const binariesByRoot = new Map<string, Map<string, { mtimeMs: number; size: number }>>();
+  const binariesOf = (root: string) => {
+    let binaries = binariesByRoot.get(root);
+    if (!binaries) binariesByRoot.set(root, (binaries = new Map()));
+    return binaries;
+  };
   const choice = options.prefilter ?? 'ripgrep';
   const results = (options.resultCache ?? choice === 'scan') ? createResultCache() : undefined;
   const prefilter: CandidatePrefilter | undefined = choice === 'scan' ? undefined : choice === 'ripgrep' ? createRipgrepPrefilter() : choice;
@@ -149,7 +155,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
       const outcome = await searchFiles(
         { matcher, files, resultTypes, maxResults: args.max_results, candidates, known },
-        { workspace, parser, cache, signal: context.signal },
+        { workspace, parser, cache, signal: context.signal, binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined },
       );
       const taken = snapshot ? await snapshot : undefined;
       if (taken && results && !context.signal.aborted) results.store(cacheKey, taken, outcome, startedAtMs);
@@ -159,6 +165,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       closed = true;
       await index?.symbols.close();
       results?.clear();
+      binariesByRoot.clear();
       cache.clear();
       parser.dispose();
     },

@@ -37,6 +37,8 @@ export interface SearchEnvironment {
   readonly parser: SyntaxParser;
   readonly cache: ParseCache;
   readonly signal?: AbortSignal;
+  /** Files found binary (NUL in their first bytes), by size and mtime: skipped unread while both hold. */
+  readonly binaries?: Map<string, { mtimeMs: number; size: number }>;
 }
 
 /** Results plus whether more exist and hints for the model. */
@@ -59,6 +61,22 @@ function isBinary(bytes: Uint8Array): boolean {
 }
 
 const decoder = new TextDecoder();
+/** Read in place of a file known to be binary and unchanged. */
+const SKIPPED = new Uint8Array(0);
+/** Binary verdicts kept per search tool. */
+const MAX_BINARIES = 10_000;
+
+/** Records a binary verdict once the file's mtime is old enough to vouch for the bytes just read (racy-git rule). */
+function rememberBinary(workspace: Workspace, binaries: Map<string, { mtimeMs: number; size: number }>, path: string, length: number): Promise<void> {
+  return workspace.lstat(path).then(
+    (stat) => {
+      if (!stat || stat.size !== length || stat.mtimeMs >= Date.now() - 2000) return;
+      if (binaries.size >= MAX_BINARIES) binaries.clear();
+      binaries.set(path, { mtimeMs: stat.mtimeMs, size: stat.size });
+    },
+    () => undefined,
+  );
+}
 
 /** Searches `files` in path order, stopping once the first requested category alone holds more than `maxResults`. */
 export async function searchFiles(request: SearchRequest, environment: SearchEnvironment): Promise<SearchOutcome> {
@@ -90,10 +108,18 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
 
   const contentFiles = wantContent ? files.filter((path) => !request.candidates || request.candidates.has(path)) : [];
   const reads = new Map<number, Promise<Uint8Array | undefined>>();
+  const remembering: Array<Promise<void>> = [];
   const read = (index: number) => {
     let pending = reads.get(index);
     if (!pending) {
-      pending = workspace.readFile(contentFiles[index]).then(
+      const path = contentFiles[index];
+      const known = environment.binaries?.get(path);
+      // A known binary is skipped unread unless, being large, it may still count for the "over 2 MB" hint.
+      const skippable = known !== undefined && (resultTypes.has('text') || known.size <= MAX_PARSE_BYTES);
+      const reading = skippable
+        ? workspace.lstat(path).then((stat) => (stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size ? SKIPPED : workspace.readFile(path)))
+        : workspace.readFile(path);
+      pending = reading.then(
         (bytes) => bytes,
         () => undefined,
       );
@@ -119,6 +145,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     for (let ahead = index; ahead < Math.min(contentFiles.length, index + READ_AHEAD); ahead++) read(ahead);
     const bytes = await read(index);
     reads.delete(index);
+    if (bytes === SKIPPED) continue;
     if (bytes && bytes.length > MAX_PARSE_BYTES && !resultTypes.has('text')) {
       // Text-only file and text not requested: it can only be a hint.
       if (matcher.mayContain(bytes)) unavailable.large++;
@@ -126,8 +153,12 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     }
     if (!bytes) continue;
     stats.scanned++;
-    if (isBinary(bytes) || !matcher.mayContain(bytes)) continue;
     const path = contentFiles[index];
+    if (isBinary(bytes)) {
+      if (environment.binaries) remembering.push(rememberBinary(workspace, environment.binaries, path, bytes.length));
+      continue;
+    }
+    if (!matcher.mayContain(bytes)) continue;
     const text = decoder.decode(bytes);
     const starts = matcher.find(text);
     if (starts.length === 0) continue;
@@ -191,7 +222,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     }
   }
   // Let reads still in flight settle before returning (they hold file handles).
-  await Promise.all(reads.values());
+  await Promise.all([...reads.values(), ...remembering]);
 
   const unique = new Map<string, SearchHit>();
   for (const hit of hits) unique.set(`${hit.result_type}\u0000${hit.path}\u0000${hit.line}\u0000${hit.column}`, hit);
