@@ -317,10 +317,13 @@ export default async function (): Promise<void> {
     printTable(['corpus', 'files', 'parsed', 'identifiers', 'build ms', 'worker heap', 'load from cache ms', 'search while building ms'], indexRows);
 
     const scales = (process.env.CODE_SEARCH_BENCH_SCALES ?? '10000,50000').split(',').map(Number).filter((value) => value > 0);
-    if (scales.length > 0 && present.length > 0) {
+    // The Debian corpora whole (all of rustc, not only its library), then node_modules to make up the count.
+    const scaleSources = [CORPORA[1].root(), firstExisting(/^rustc-[\d.]+/, '/usr/src'), CORPORA[3].root()].filter((root): root is string => root !== undefined);
+    if (scales.length > 0) {
       console.log('');
+      if (temporary.length === 0) temporary.push(copyNodeModules());
       const scaleRows: string[][] = [];
-      for (const count of scales) await benchScale(present.filter((root) => !temporary.includes(root)).concat(temporary), count, scaleRows);
+      for (const count of scales) await benchScale([...scaleSources, ...temporary], count, scaleRows);
       printTable(['files', 'parsed', 'identifiers', 'index build', 'worker heap', 'cache file', 'def+usage "Read": index / rg ms'], scaleRows);
       console.log('The scale trees hold the first N files of the corpora above (hard links), fewer when the corpora hold fewer.');
     }
