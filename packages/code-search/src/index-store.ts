@@ -412,7 +412,8 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     save() {
       if (!options.cacheFile || !dirty || !ready) return;
       const stored: StoredIndex = { format: INDEX_FORMAT, root, names, folds, dirs: [...dirs], files: [...files] };
-      const temporary = `${options.cacheFile}.${process.pid}.tmp`;
+      // Unique per writer: two hosts of one process may index the same folder.
+      const temporary = `${options.cacheFile}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
       try {
         mkdirSync(dirname(options.cacheFile), { recursive: true });
         writeFileSync(temporary, serialize(stored));
