@@ -1,6 +1,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { ToolHostError, gptTokenizer, type Tokenizer, type ToolDefinition, type ToolResult } from '@toolhost/core';
+import {
+  ToolHostError,
+  checkShellEnvironmentPolicy,
+  gptTokenizer,
+  type ShellEnvironmentPolicy,
+  type Tokenizer,
+  type ToolDefinition,
+  type ToolResult,
+} from '@toolhost/core';
 import { createFileSpool, createNodeWorkspace } from '@toolhost/core/node';
 import type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 import { createExecTools, type ExecGateway } from '@toolhost/exec';
@@ -34,6 +42,8 @@ export interface ToolHostOptions {
   verification?: VerificationGateOptions;
   /** Live output of exec sessions, chunk by chunk. */
   onOutput?: (sessionId: number, chunk: string) => void;
+  /** The environment commands get (default: every variable of this process except credential-like names). */
+  shellEnvironment?: ShellEnvironmentPolicy;
 }
 
 /** The model-facing tool surface of one workspace. */
@@ -63,6 +73,7 @@ function checkOptions(options: ToolHostOptions): void {
     throw new ToolHostError('invalid_options', `workspace ${workspace} is not an existing folder`);
   }
   checkProfileSettings({ profile, shellProfile });
+  checkShellEnvironmentPolicy(options.shellEnvironment);
 }
 
 /** Creates a tool host over a real workspace folder. */
@@ -71,7 +82,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
   const profile = options.profile ?? 'default';
   const shell = resolveShellProfile(options.shellProfile ?? 'auto', currentShellEnvironment());
   const workspace = createNodeWorkspace(options.workspace);
-  const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput });
+  const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput, shellEnvironment: options.shellEnvironment });
   const runtime = createToolRuntime({
     profile,
     guidance: shell,

@@ -10,6 +10,8 @@ export {
   type ToolResult,
   type ToolErrorInfo,
   type JsonSchema,
+  type ShellEnvironmentPolicy,
+  type ShellEnvironmentInherit,
 } from '@toolhost/core';
 export type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
