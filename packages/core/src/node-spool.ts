@@ -6,6 +6,10 @@ import type { Spool, SpoolWriter } from './spool.js';
 
 /** Bytes a spool file may have waiting for the disk before its writer asks the producer to pause. */
 const SPOOL_BACKLOG_BYTES = 1 << 20;
+/** Bytes gathered into one write to the file (each write is a hand-off to the thread pool; 64 KB reads made one each). */
+const SPOOL_BATCH_BYTES = 256 << 10;
+/** Longest a gathered chunk waits before it is written, so the file follows a slow command closely. */
+const SPOOL_BATCH_MS = 10;
 
 /** A spool over a folder on disk; `dispose()` removes the folder when the spool created it. */
 export function createFileSpool(directory?: string): Spool & { readonly directory: string } {
@@ -27,6 +31,16 @@ export function createFileSpool(directory?: string): Spool & { readonly director
     created.push(path);
     open.add(stream);
     let bytes = 0;
+    let batched = 0;
+    let batchTimer: ReturnType<typeof setTimeout> | undefined;
+    // Chunks are gathered while the stream is corked and leave in one writev.
+    const flush = () => {
+      if (batchTimer !== undefined) clearTimeout(batchTimer);
+      batchTimer = undefined;
+      if (batched === 0) return;
+      batched = 0;
+      stream.uncork();
+    };
     const done = new Promise<void>((resolve) => {
       stream.on('close', () => resolve());
       stream.on('error', () => resolve());
@@ -39,9 +53,17 @@ export function createFileSpool(directory?: string): Spool & { readonly director
       write(chunk) {
         bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
         if (stream.destroyed || stream.writableEnded) return true;
-        return stream.write(chunk);
+        if (batched === 0) {
+          stream.cork();
+          batchTimer = setTimeout(flush, SPOOL_BATCH_MS);
+        }
+        batched += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+        const accepted = stream.write(chunk);
+        if (batched >= SPOOL_BATCH_BYTES || !accepted) flush();
+        return accepted;
       },
       drained() {
+        flush();
         if (!stream.writableNeedDrain || stream.destroyed) return Promise.resolve();
         return new Promise<void>((resolve) => {
           const done = () => {
@@ -54,6 +76,7 @@ export function createFileSpool(directory?: string): Spool & { readonly director
         });
       },
       async end() {
+        flush();
         if (!stream.writableEnded) stream.end();
         await done;
         open.delete(stream);
