@@ -36,3 +36,13 @@ export { normalizeWorkspacePath, resolveWorkspacePath, type WorkspacePathCheck }
 export { createMemoryWorkspace, type MemoryWorkspace, type MemoryFileInput } from './memory-workspace.js';
 export { createMemorySpool, type Spool, type SpoolWriter, type MemorySpool } from './spool.js';
 export type { ShellKind, ToolContext, ToolImplementation } from './tool-implementation.js';
+export type {
+  Environment,
+  EnvironmentProcesses,
+  ExecProcess,
+  Executor,
+  MarkerMatch,
+  ProcessExit,
+  ShellCommand,
+  SpawnRequest,
+} from './environment.js';

@@ -1,18 +1,16 @@
-import { ErrorCode, errorResult, resolveWorkspacePath, type ToolContext, type ToolImplementation, type ToolResult } from '@toolhost/core';
+import { ErrorCode, errorResult, resolveWorkspacePath, type EnvironmentProcesses, type ToolContext, type ToolImplementation, type ToolResult } from '@toolhost/core';
 import { execCommandSchema, normalizeWriteStdinArgs, writeStdinSchema, YIELD_TIME_BOUNDS, type ExecCommandArgs, type WriteStdinArgs } from './exec-schema.js';
 import { defaultExecGateway, type ExecGateway } from './exec-gateway.js';
 import { buildExecResponse } from './exec-response.js';
 import { ExecSession } from './exec-session.js';
 import { createFlowControl } from './flow-control.js';
 import type { Executor } from './executor.js';
+import { createLocalProcesses } from './local-environment.js';
 import { PipeCapture, TerminalCapture } from './output-capture.js';
-import { createPipeExecutor } from './pipe-executor.js';
-import { createPtyExecutor } from './pty-executor.js';
 import { SessionSpool } from './session-spool.js';
 import { randomBytes } from 'node:crypto';
-import { killMarkedProcesses, SESSION_MARKER_VARIABLE } from './process-tree.js';
+import { SESSION_MARKER_VARIABLE } from './process-tree.js';
 import { SessionTable } from './session-table.js';
-import { shellCommand } from './shell-command.js';
 
 /** Options of {@link createExecTools}. */
 export interface ExecToolsOptions {
@@ -26,8 +24,10 @@ export interface ExecToolsOptions {
   terminalSize?: { rows: number; cols: number };
   /** Extra environment variables for every command (applied over the defaults). */
   env?: Record<string, string>;
-  /** Backends; tests and embedders may replace them. */
+  /** Backends; tests and embedders may replace them (over `processes`). */
   executors?: { pipe?: Executor; pty?: Executor };
+  /** Where commands run: an environment's process side (default: this machine). */
+  processes?: EnvironmentProcesses;
 }
 
 /** exec_command and write_stdin sharing one session table. */
@@ -56,9 +56,8 @@ export function clampYieldTime(ms: number): number {
   return Math.min(YIELD_TIME_BOUNDS.max, Math.max(YIELD_TIME_BOUNDS.min, ms));
 }
 
-function childEnvironment(extra: Record<string, string> | undefined): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+function childEnvironment(base: Record<string, string>, extra: Record<string, string> | undefined): Record<string, string> {
+  const env: Record<string, string> = { ...base };
   Object.assign(env, { NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat' });
   delete env.FORCE_COLOR;
   delete env.CLICOLOR_FORCE;
@@ -71,9 +70,10 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   const maxSessions = Math.max(1, Math.floor(options.maxSessions ?? DEFAULT_MAX_SESSIONS));
   const rows = options.terminalSize?.rows ?? 24;
   const cols = options.terminalSize?.cols ?? 80;
-  const pipeExecutor = options.executors?.pipe ?? createPipeExecutor();
-  let ptyExecutor = options.executors?.pty;
-  const baseEnv = childEnvironment(options.env);
+  const processes = options.processes ?? createLocalProcesses();
+  const pipeExecutor = options.executors?.pipe ?? processes.executor('pipe');
+  const ptyExecutor = options.executors?.pty;
+  const baseEnv = childEnvironment(processes.baseEnvironment(), options.env);
   /** Every process a command starts inherits `TOOLHOST_SESSION=<hostId>-<session id>`, so close() finds all of them. */
   const hostId = randomBytes(6).toString('hex');
   /** Kills and releases still in flight, awaited by close(). */
@@ -171,7 +171,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         justification: args.justification,
       });
       if (!decision.allow) return errorResult(ErrorCode.PermissionDenied, `The command was not run: ${decision.reason}`);
-      const shell = shellCommand(context.shell, args.cmd, baseEnv);
+      const shell = processes.shell(context.shell, args.cmd, baseEnv);
       if (!shell.ok) return errorResult(ErrorCode.SpawnFailed, shell.message);
       if (closed) return errorResult(ErrorCode.ToolFailed, 'exec_command is unavailable because the tool host is closing.');
       // Pruning, spawning and registering run one call at a time, so concurrent calls cannot overshoot the limit.
@@ -187,7 +187,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         };
         let child;
         try {
-          const executor = args.tty ? (ptyExecutor ??= createPtyExecutor()) : pipeExecutor;
+          const executor = args.tty ? (ptyExecutor ?? processes.executor('pty')) : pipeExecutor;
           child = await executor.spawn({ file: shell.file, args: shell.args, cwd, env, rows, cols });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
@@ -204,6 +204,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
           spool: new SessionSpool(context.spool, `exec-${id}`),
           onOutput: options.onOutput,
           marker,
+          processes,
         });
         sessions.add(session);
         return { session, notes };
@@ -247,7 +248,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         await Promise.allSettled(sessions.clear().map((session) => session.kill()));
         while (background.size > 0) await Promise.allSettled([...background]);
         // Whatever any session started and that escaped its tree (setsid, double fork) carries this host's marker.
-        await killMarkedProcesses({ prefix: `${hostId}-` });
+        await processes.killMarked({ prefix: `${hostId}-` });
       })();
       return closing;
     },

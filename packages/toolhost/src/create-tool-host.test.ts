@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createLocalEnvironment } from '@toolhost/exec';
 import { ToolHostError, approximateTokenizer, createToolHost } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolhost-facade-'));
@@ -32,6 +33,23 @@ describe('createToolHost', () => {
     [undefined],
   ])('throws invalid_options for %j', (options) => {
     expect(thrownCode(() => createToolHost(options as never))).toBe('invalid_options');
+  });
+
+  it('runs the tools in a given environment and closes it with the host', async () => {
+    const local = createLocalEnvironment({ root: dir });
+    let closed = 0;
+    const environment = { ...local, close: async () => void (closed += 1) };
+    const host = createToolHost({ environment });
+    const result = await host.call('exec_command', { cmd: 'pwd' });
+    expect(result.ok).toBe(true);
+    expect(result.output).toContain(dir);
+    await host.close();
+    expect(closed).toBe(1);
+  });
+
+  it('throws invalid_options when both workspace and environment are given', () => {
+    const environment = createLocalEnvironment({ root: dir });
+    expect(thrownCode(() => createToolHost({ workspace: dir, environment }))).toBe('invalid_options');
   });
 
   it('throws invalid_options for a file used as workspace', () => {

@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { ToolHostError, gptTokenizer, type Tokenizer, type ToolDefinition, type ToolResult } from '@toolhost/core';
-import { createFileSpool, createNodeWorkspace } from '@toolhost/core/node';
+import { ToolHostError, gptTokenizer, type Environment, type Tokenizer, type ToolDefinition, type ToolResult } from '@toolhost/core';
+import { createFileSpool } from '@toolhost/core/node';
 import type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
-import { createExecTools, type ExecGateway } from '@toolhost/exec';
+import { createExecTools, createLocalEnvironment, type ExecGateway } from '@toolhost/exec';
 import {
   checkProfileSettings,
   createBuiltinImplementations,
@@ -18,8 +18,10 @@ import {
 
 /** Options of {@link createToolHost}. */
 export interface ToolHostOptions {
-  /** Absolute path of an existing folder; every path the tools touch stays inside it. */
-  workspace: string;
+  /** Absolute path of an existing folder on this machine; every path the tools touch stays inside it (or give `environment`). */
+  workspace?: string;
+  /** Where the tools run (a Docker container, an SSH host, …) in place of `workspace`; the host owns it: close() closes it. */
+  environment?: Environment;
   profile?: ToolProfile;
   shellProfile?: ShellProfileSetting;
   /** Counts output tokens (default: o200k_base). */
@@ -55,7 +57,15 @@ export interface ToolHost {
 
 function checkOptions(options: ToolHostOptions): void {
   if (!options || typeof options !== 'object') throw new ToolHostError('invalid_options', 'createToolHost needs an options object');
-  const { workspace, profile, shellProfile } = options;
+  const { workspace, environment, profile, shellProfile } = options;
+  if (environment !== undefined) {
+    if (workspace !== undefined) throw new ToolHostError('invalid_options', 'give either workspace or environment, not both');
+    if (!environment || typeof environment !== 'object' || !environment.workspace || !environment.processes) {
+      throw new ToolHostError('invalid_options', 'environment must be an Environment (workspace, processes, close)');
+    }
+    checkProfileSettings({ profile, shellProfile });
+    return;
+  }
   if (typeof workspace !== 'string' || !isAbsolute(workspace)) {
     throw new ToolHostError('invalid_options', `workspace must be an absolute path, got ${JSON.stringify(workspace)}`);
   }
@@ -65,13 +75,17 @@ function checkOptions(options: ToolHostOptions): void {
   checkProfileSettings({ profile, shellProfile });
 }
 
-/** Creates a tool host over a real workspace folder. */
+/** Creates a tool host over a real workspace folder or an environment. */
 export function createToolHost(options: ToolHostOptions): ToolHost {
   checkOptions(options);
   const profile = options.profile ?? 'default';
-  const shell = resolveShellProfile(options.shellProfile ?? 'auto', currentShellEnvironment());
-  const workspace = createNodeWorkspace(options.workspace);
-  const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput });
+  const environment = options.environment ?? createLocalEnvironment({ root: options.workspace! });
+  const shell = resolveShellProfile(
+    options.shellProfile ?? 'auto',
+    environment.kind === 'local' ? currentShellEnvironment() : { platform: environment.platform, env: {} },
+  );
+  const workspace = environment.workspace;
+  const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput, processes: environment.processes });
   const runtime = createToolRuntime({
     profile,
     guidance: shell,
@@ -81,7 +95,13 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     implementations: createBuiltinImplementations(exec),
     catalog: options.catalog,
     verification: options.verification,
-    onClose: () => exec.close(),
+    onClose: async () => {
+      try {
+        await exec.close();
+      } finally {
+        await environment.close();
+      }
+    },
   });
   return {
     get tools() {
