@@ -46,3 +46,4 @@ export type {
   ShellCommand,
   SpawnRequest,
 } from './environment.js';
+export { REMOTE_START_SCRIPT, remoteStartArguments, remoteFindScript, remoteKillScript } from './remote-scripts.js';

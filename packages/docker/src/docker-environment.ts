@@ -1,0 +1,121 @@
+import Dockerode from 'dockerode';
+import {
+  ToolHostError,
+  remoteFindScript,
+  remoteKillScript,
+  type Environment,
+  type EnvironmentProcesses,
+  type Executor,
+} from '@toolhost/core';
+import { createDockerExecutor, dockerErrorMessage, runDockerScript } from './docker-exec.js';
+import { createScriptWorkspace, type ScriptRunner } from './script-workspace.js';
+
+/** Options of {@link createDockerEnvironment}: a running `container`, or an `image` to create one from. */
+export interface DockerEnvironmentOptions {
+  /** Id or name of a running container to work in (it is left running by close()). */
+  container?: string;
+  /** Image to create a container from (removed by close()); it needs `/bin/sh` and `sleep`. */
+  image?: string;
+  /** Absolute path of the workspace inside the container (created when a new container is made). */
+  root: string;
+  /** The Docker client (default: `new Dockerode()`, which reads DOCKER_HOST). */
+  docker?: Dockerode;
+  /** User the commands run as inside the container (default: the container's user). */
+  user?: string;
+  /** Extra options for the container created from `image` (default network mode: `none`). */
+  create?: Dockerode.ContainerCreateOptions;
+}
+
+/** The environment of a Docker container; `container` is the dockerode handle. */
+export interface DockerEnvironment extends Environment {
+  readonly kind: 'docker';
+  /** The dockerode handle of the container. */
+  readonly container: Dockerode.Container;
+}
+
+/** Kills processes by marker inside the container, with helper execs. */
+function dockerProcesses(container: Dockerode.Container, shellPath: string, pwsh: string | undefined, user: string | undefined): EnvironmentProcesses {
+  const executors: Record<'pipe' | 'pty', Executor> = {
+    pipe: createDockerExecutor(container, 'pipe', user),
+    pty: createDockerExecutor(container, 'pty', user),
+  };
+  return {
+    baseEnvironment: () => ({}),
+    executor: (kind) => executors[kind],
+    shell(kind, cmd) {
+      if (kind === 'powershell') {
+        if (!pwsh) return { ok: false, message: 'PowerShell (pwsh) is not installed in the container, so the command could not start. Use the unix_like shell profile.' };
+        return { ok: true, file: pwsh, args: ['-NoProfile', '-Command', cmd] };
+      }
+      return { ok: true, file: shellPath, args: ['-c', cmd] };
+    },
+    async hasProcesses(_child, marker) {
+      const outcome = await runDockerScript(container, remoteFindScript({ exact: marker }), []).catch(() => undefined);
+      return outcome?.exitCode === 0;
+    },
+    async killMarked(match) {
+      await runDockerScript(container, remoteKillScript(match), []).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Works inside a Docker container through the Docker API: commands through exec (pipes or a TTY, kills from a second
+ * exec), files through small helper execs with atomic writes. With `image`, creates (and on close() removes) the container.
+ */
+export async function createDockerEnvironment(options: DockerEnvironmentOptions): Promise<DockerEnvironment> {
+  if (!options || typeof options.root !== 'string' || !options.root.startsWith('/')) {
+    throw new ToolHostError('invalid_options', `root must be an absolute path inside the container, got ${JSON.stringify(options?.root)}`);
+  }
+  if ((options.container === undefined) === (options.image === undefined)) {
+    throw new ToolHostError('invalid_options', 'give exactly one of container (a running container) or image (to create one)');
+  }
+  const docker = options.docker ?? new Dockerode();
+  let container: Dockerode.Container;
+  let created = false;
+  try {
+    if (options.image !== undefined) {
+      container = await docker.createContainer({
+        Image: options.image,
+        Cmd: ['/bin/sh', '-c', 'trap "exit 0" TERM; while :; do sleep 3600 & wait $!; done'],
+        WorkingDir: '/',
+        Labels: { 'dev.toolhost.environment': 'docker' },
+        ...options.create,
+        HostConfig: { NetworkMode: 'none', Init: false, ...options.create?.HostConfig },
+      });
+      created = true;
+      await container.start();
+    } else container = docker.getContainer(options.container!);
+    const info = await container.inspect();
+    if (!info.State?.Running) throw new Error(`container ${options.container ?? info.Id} is not running`);
+  } catch (error) {
+    if (created) await container!.remove({ force: true }).catch(() => undefined);
+    throw new ToolHostError('invalid_options', `Docker environment could not start: ${dockerErrorMessage(error)}`);
+  }
+  const run: ScriptRunner = (script, args, input) => runDockerScript(container, script, args, input);
+  let probe;
+  try {
+    const mkdir = created ? 'mkdir -p -- "$1" || exit 1\n' : '';
+    probe = await run(`${mkdir}[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo`, [options.root]);
+    if (probe.exitCode !== 0) throw new Error(probe.exitCode === 2 ? `${options.root} is not a folder in the container` : probe.stderr.trim());
+  } catch (error) {
+    if (created) await container.remove({ force: true }).catch(() => undefined);
+    throw new ToolHostError('invalid_options', `Docker environment could not start: ${dockerErrorMessage(error)}`);
+  }
+  const [realRoot = options.root, bash = '', pwsh = ''] = probe.stdout.toString('utf8').split('\n');
+  const processes = dockerProcesses(container, bash || '/bin/sh', pwsh || undefined, options.user);
+  let closing: Promise<void> | undefined;
+  return {
+    kind: 'docker',
+    platform: 'linux',
+    container,
+    workspace: createScriptWorkspace(options.root, realRoot, run),
+    processes,
+    close() {
+      closing ??= (async () => {
+        if (created) await container.remove({ force: true }).catch(() => undefined);
+      })();
+      return closing;
+    },
+  };
+}
