@@ -1,1 +1,1 @@
-export {};
+export { createSshEnvironment, type SshEnvironment, type SshEnvironmentOptions } from './ssh-environment.js';
