@@ -15,6 +15,13 @@ const POLL_STEPS_MS = [2, 4, 8, 16, 32, 64, 100];
 const DRAIN_QUIET_MS = 25;
 const DRAIN_MAX_MS = 250;
 
+/**
+ * Docker 20.10 ignores the console size given at creation and the resize arrives after the start: a TTY command first
+ * waits (at most about 1 s) until its terminal has a size, so it never sees 0×0.
+ */
+const AWAIT_TERMINAL_SIZE =
+  'i=0; while [ $i -lt 100 ]; do case $(stty size 2>/dev/null) in ""|"0 0") i=$((i + 1)); sleep 0.01;; *) break;; esac; done';
+
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Describes a Docker API error in one line. */
@@ -192,7 +199,7 @@ export function createDockerExecutor(container: Dockerode.Container, kind: 'pipe
     async spawn(request: SpawnRequest): Promise<ExecProcess> {
       const exec = await container.exec({
         // Without a TTY, stderr joins stdout in the container so the two keep their order (as one pipe does locally).
-        Cmd: ['/bin/sh', '-c', tty ? REMOTE_START_SCRIPT : `exec 2>&1\n${REMOTE_START_SCRIPT}`, ...remoteStartArguments({ ...request, env: {} })],
+        Cmd: ['/bin/sh', '-c', tty ? `${AWAIT_TERMINAL_SIZE}\n${REMOTE_START_SCRIPT}` : `exec 2>&1\n${REMOTE_START_SCRIPT}`, ...remoteStartArguments({ ...request, env: {} })],
         Env: Object.entries(request.env).map(([name, value]) => `${name}=${value}`),
         AttachStdin: true,
         AttachStdout: true,
