@@ -117,16 +117,18 @@ class DockerProcess implements ExecProcess {
 
   private async watch(): Promise<void> {
     const exitCode = await waitForExecExit(this.exec, () => false);
-    if (exitCode === undefined) {
+    // A vanished exec, or a kill nobody here asked for: say when the container itself went away.
+    if (exitCode === undefined || (exitCode >= 128 && !this.killed)) {
       let running = false;
       try {
         running = Boolean((await this.container.inspect()).State?.Running);
       } catch {
         // The container is gone.
       }
-      this.emit(Buffer.from(`\n[toolhost: the container ${running ? 'lost track of this command' : 'stopped while this command ran'}; its exit code is unknown]\n`));
-      this.exit = { exitCode: 137, signal: 'SIGKILL' };
-    } else this.exit = exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode };
+      if (!running) this.emit(Buffer.from('\n[toolhost: the container stopped while this command ran]\n'));
+      else if (exitCode === undefined) this.emit(Buffer.from('\n[toolhost: Docker lost track of this command; its exit code is unknown]\n'));
+    }
+    this.exit = exitCode === undefined ? { exitCode: 137, signal: 'SIGKILL' } : exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode };
     // Docker's stream ends late (and never waits for background children): the output counts as drained after a quiet spell.
     this.maxTimer = setTimeout(() => this.settle(), DRAIN_MAX_MS);
     this.armQuietTimer();
