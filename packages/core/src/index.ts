@@ -46,4 +46,5 @@ export type {
   ShellCommand,
   SpawnRequest,
 } from './environment.js';
-export { REMOTE_START_SCRIPT, remoteStartArguments, remoteFindScript, remoteKillScript } from './remote-scripts.js';
+export { REMOTE_START_SCRIPT, REMOTE_RIPGREP_SCRIPT, remoteStartArguments, remoteFindScript, remoteKillScript } from './remote-scripts.js';
+export { ripgrepFileListArguments, parseRipgrepFileList, type FileContentQuery } from './ripgrep-arguments.js';

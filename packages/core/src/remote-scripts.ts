@@ -78,3 +78,9 @@ export function remoteKillScript(match: MarkerMatch): string {
     'exit 1',
   ].join('\n');
 }
+
+/**
+ * POSIX sh that runs ripgrep from the folder `$1` with the arguments after it; exits 3 when the remote has no `rg`
+ * (then the caller reads the files itself).
+ */
+export const REMOTE_RIPGREP_SCRIPT = 'cd -- "$1" || exit 2\ncommand -v rg >/dev/null 2>&1 || exit 3\nshift\nexec rg "$@"';

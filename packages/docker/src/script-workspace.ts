@@ -1,4 +1,12 @@
-import type { Workspace, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceStat } from '@toolhost/core';
+import {
+  parseRipgrepFileList,
+  REMOTE_RIPGREP_SCRIPT,
+  ripgrepFileListArguments,
+  type Workspace,
+  type WorkspaceDirEntry,
+  type WorkspaceEntryKind,
+  type WorkspaceStat,
+} from '@toolhost/core';
 
 /** What one helper run returned. */
 export interface ScriptOutcome {
@@ -114,6 +122,12 @@ export function createScriptWorkspace(root: string, realRoot: string, run: Scrip
     },
     async createSymlink(path, target) {
       await expect('symlink', path, '{ [ -e "$1" ] || [ -L "$1" ]; } && exit 17\nln -s -- "$2" "$1"', [abs(path), target]);
+    },
+    async findFilesContaining(query) {
+      // ripgrep inside the remote when it has one (0: matches, 1: none); otherwise no opinion, and the files are read here.
+      const outcome = await run(REMOTE_RIPGREP_SCRIPT, [root, ...ripgrepFileListArguments(query)]).catch(() => undefined);
+      if (!outcome || (outcome.exitCode !== 0 && outcome.exitCode !== 1)) return undefined;
+      return parseRipgrepFileList(outcome.stdout.toString('utf8'));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SFTPWrapper, Stats } from 'ssh2';
-import type { Workspace, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceStat } from '@toolhost/core';
+import { parseRipgrepFileList, REMOTE_RIPGREP_SCRIPT, ripgrepFileListArguments, type Workspace, type WorkspaceDirEntry, type WorkspaceEntryKind, type WorkspaceStat } from '@toolhost/core';
+import type { SshScriptOutcome } from './ssh-exec.js';
 
 /** SFTP status codes (draft-ietf-secsh-filexfer) mapped to the errno names Node uses. */
 const ERRNO_BY_STATUS: Record<number, string> = { 2: 'ENOENT', 3: 'EACCES', 4: 'EIO' };
@@ -43,7 +44,12 @@ function call<T>(start: (done: (error: Error | null | undefined, value?: T) => v
  * posix-rename extension replaces the target atomically. `session()` yields the current SFTP session (re-opened after
  * a dropped connection).
  */
-export function createSftpWorkspace(root: string, realRoot: string, session: () => Promise<SFTPWrapper>): Workspace {
+export function createSftpWorkspace(
+  root: string,
+  realRoot: string,
+  session: () => Promise<SFTPWrapper>,
+  runScript: (script: string, args: string[]) => Promise<SshScriptOutcome>,
+): Workspace {
   const abs = (path: string) => (path ? `${root.replace(/\/+$/, '')}/${path}` : root);
   const realPrefix = realRoot === '/' ? '/' : `${realRoot}/`;
   const run = async <T>(operation: string, path: string, task: (sftp: SFTPWrapper) => Promise<T>): Promise<T> => {
@@ -138,5 +144,11 @@ export function createSftpWorkspace(root: string, realRoot: string, session: () 
         if (exists) throw Object.assign(new Error('exists'), { code: 'EEXIST' });
         await call<void>((done) => sftp.symlink(target, abs(path), done));
       }),
+    async findFilesContaining(query) {
+      // ripgrep on the host when it has one (0: matches, 1: none); otherwise no opinion, and the files are read over SFTP.
+      const outcome = await runScript(REMOTE_RIPGREP_SCRIPT, [root, ...ripgrepFileListArguments(query)]).catch(() => undefined);
+      if (!outcome || (outcome.exitCode !== 0 && outcome.exitCode !== 1)) return undefined;
+      return parseRipgrepFileList(outcome.stdout.toString('utf8'));
+    },
   };
 }

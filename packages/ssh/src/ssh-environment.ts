@@ -95,7 +95,7 @@ export async function createSshEnvironment(options: SshEnvironmentOptions): Prom
   return {
     kind: 'ssh',
     platform: 'linux',
-    workspace: createSftpWorkspace(options.root, realRoot, session),
+    workspace: createSftpWorkspace(options.root, realRoot, session, (script, args) => runSshScript(pool, script, args)),
     processes,
     close() {
       closing ??= (async () => {
