@@ -6,9 +6,14 @@ import {
   type Environment,
   type EnvironmentProcesses,
   type Executor,
+  type MarkerMatch,
 } from '@toolhost/core';
-import { createDockerExecutor, dockerErrorMessage, runDockerScript } from './docker-exec.js';
+import { createDockerExecutor, dockerErrorMessage, markerInTop, runDockerScript, startDockerShell } from './docker-exec.js';
+import { HelperShellPool } from './helper-shell.js';
 import { createScriptWorkspace, type ScriptRunner } from './script-workspace.js';
+
+/** Helper shells kept per environment: file operations of one patch run on them in parallel. */
+const HELPER_SHELLS = 4;
 
 /** Options of {@link createDockerEnvironment}: a running `container`, or an `image` to create one from. */
 export interface DockerEnvironmentOptions {
@@ -33,11 +38,15 @@ export interface DockerEnvironment extends Environment {
   readonly container: Dockerode.Container;
 }
 
-/** Kills processes by marker inside the container, with helper execs. */
-function dockerProcesses(container: Dockerode.Container, shellPath: string, pwsh: string | undefined, user: string | undefined): EnvironmentProcesses {
+/** Commands through Docker exec; kills and marker scans through the helper shells (Docker's top when it answers). */
+function dockerProcesses(container: Dockerode.Container, helpers: HelperShellPool, shellPath: string, pwsh: string | undefined, user: string | undefined): EnvironmentProcesses {
+  const kill = async (match: MarkerMatch) => {
+    // A dedicated exec, so a kill never waits behind file operations (and works while every helper shell is busy).
+    await runDockerScript(container, remoteKillScript(match), []).catch(() => undefined);
+  };
   const executors: Record<'pipe' | 'pty', Executor> = {
-    pipe: createDockerExecutor(container, 'pipe', user),
-    pty: createDockerExecutor(container, 'pty', user),
+    pipe: createDockerExecutor(container, 'pipe', (marker) => kill({ exact: marker }), user),
+    pty: createDockerExecutor(container, 'pty', (marker) => kill({ exact: marker }), user),
   };
   return {
     baseEnvironment: () => ({}),
@@ -50,12 +59,12 @@ function dockerProcesses(container: Dockerode.Container, shellPath: string, pwsh
       return { ok: true, file: shellPath, args: ['-c', cmd] };
     },
     async hasProcesses(_child, marker) {
-      const outcome = await runDockerScript(container, remoteFindScript({ exact: marker }), []).catch(() => undefined);
+      const seen = await markerInTop(container, marker);
+      if (seen !== undefined) return seen;
+      const outcome = await helpers.run(remoteFindScript({ exact: marker }), []).catch(() => undefined);
       return outcome?.exitCode === 0;
     },
-    async killMarked(match) {
-      await runDockerScript(container, remoteKillScript(match), []).catch(() => undefined);
-    },
+    killMarked: kill,
   };
 }
 
@@ -103,16 +112,18 @@ export async function createDockerEnvironment(options: DockerEnvironmentOptions)
     throw new ToolHostError('invalid_options', `Docker environment could not start: ${dockerErrorMessage(error)}`);
   }
   const [realRoot = options.root, bash = '', pwsh = ''] = probe.stdout.toString('utf8').split('\n');
-  const processes = dockerProcesses(container, bash || '/bin/sh', pwsh || undefined, options.user);
+  const helpers = new HelperShellPool(() => startDockerShell(container, options.user), HELPER_SHELLS);
+  const processes = dockerProcesses(container, helpers, bash || '/bin/sh', pwsh || undefined, options.user);
   let closing: Promise<void> | undefined;
   return {
     kind: 'docker',
     platform: 'linux',
     container,
-    workspace: createScriptWorkspace(options.root, realRoot, run),
+    workspace: createScriptWorkspace(options.root, realRoot, (script, args, input) => helpers.run(script, args, input)),
     processes,
     close() {
       closing ??= (async () => {
+        await helpers.close();
         if (created) await container.remove({ force: true }).catch(() => undefined);
       })();
       return closing;

@@ -1,8 +1,9 @@
 import type Dockerode from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { remoteKillScript, REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
+import { REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
 import { FrameDemuxer } from './frame-demuxer.js';
+import type { ShellStream } from './helper-shell.js';
 import type { ScriptOutcome } from './script-workspace.js';
 
 /** The variable carrying a command's marker. */
@@ -89,6 +90,59 @@ export async function runDockerScript(container: Dockerode.Container, script: st
   return { exitCode, stdout: all.subarray(0, all.length - trailerLength), stderr: Buffer.concat(stderr).toString('utf8') };
 }
 
+/** Starts a long-lived helper `/bin/sh` in the container that reads scripts from its input. */
+export async function startDockerShell(container: Dockerode.Container, user?: string): Promise<ShellStream> {
+  const exec = await container.exec({ Cmd: ['/bin/sh'], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: false, ...(user === undefined ? {} : { User: user }) });
+  const stream = (await exec.start({ hijack: true, stdin: true })) as Duplex;
+  const stdoutListeners: Array<(chunk: Buffer) => void> = [];
+  const endListeners: Array<() => void> = [];
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    for (const listener of endListeners) listener();
+  };
+  const demuxer = new FrameDemuxer(
+    (chunk) => {
+      for (const listener of stdoutListeners) listener(chunk);
+    },
+    () => {},
+  );
+  stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
+  stream.on('end', end);
+  stream.on('close', end);
+  stream.on('error', end);
+  return {
+    write: (text) => void (stream.writable && stream.write(text)),
+    onStdout: (listener) => void stdoutListeners.push(listener),
+    onEnd: (listener) => void endListeners.push(listener),
+    end: () => {
+      stream.end();
+      stream.destroy();
+    },
+  };
+}
+
+/**
+ * True while a process in the container carries `TOOLHOST_SESSION=<marker>` (zombies excluded), read from Docker's
+ * `top` (the engine's `ps` with environments): one API call and no process started in the container. Undefined when
+ * top is unavailable.
+ */
+export async function markerInTop(container: Dockerode.Container, marker: string): Promise<boolean | undefined> {
+  let top: { Titles?: string[]; Processes?: string[][] };
+  try {
+    top = (await container.top({ ps_args: '-o stat,args e' })) as typeof top;
+  } catch {
+    return undefined;
+  }
+  const titles = top.Titles ?? [];
+  const stat = titles.indexOf('STAT');
+  const args = titles.indexOf('COMMAND');
+  if (stat < 0 || args < 0) return undefined;
+  const needle = new RegExp(`(^|\\s)TOOLHOST_SESSION=${marker}(\\s|$)`);
+  return (top.Processes ?? []).some((row) => !(row[stat] ?? '').startsWith('Z') && needle.test(row[args] ?? ''));
+}
+
 class DockerProcess implements ExecProcess {
   readonly pid = 0;
   private readonly dataListeners: Array<(chunk: Uint8Array) => void> = [];
@@ -108,6 +162,7 @@ class DockerProcess implements ExecProcess {
     private readonly stream: Duplex,
     tty: boolean,
     private readonly marker: string | undefined,
+    private readonly killMarked: (marker: string) => Promise<void>,
   ) {
     this.demuxer = tty ? undefined : new FrameDemuxer((chunk) => this.emit(chunk));
     stream.on('data', (chunk: Buffer) => (this.demuxer ? this.demuxer.push(chunk) : this.emit(chunk)));
@@ -187,14 +242,19 @@ class DockerProcess implements ExecProcess {
   async kill(): Promise<void> {
     this.killed = true;
     // Docker cannot kill an exec: a second exec kills every process carrying this command's marker, group included.
-    if (this.marker !== undefined) await runDockerScript(this.container, remoteKillScript({ exact: this.marker }), []).catch(() => undefined);
+    if (this.marker !== undefined) await this.killMarked(this.marker).catch(() => undefined);
     await Promise.race([this.exited, delay(5_000)]);
     this.settle();
   }
 }
 
 /** A Docker exec backend for one container: pipes (`tty:false`) or a terminal (`tty:true`). */
-export function createDockerExecutor(container: Dockerode.Container, kind: 'pipe' | 'pty', user?: string): Executor {
+export function createDockerExecutor(
+  container: Dockerode.Container,
+  kind: 'pipe' | 'pty',
+  killMarked: (marker: string) => Promise<void>,
+  user?: string,
+): Executor {
   const tty = kind === 'pty';
   return {
     kind,
@@ -211,7 +271,7 @@ export function createDockerExecutor(container: Dockerode.Container, kind: 'pipe
         ...(tty ? { ConsoleSize: [request.rows, request.cols] as [number, number] } : {}),
       });
       const stream = (await exec.start({ hijack: true, stdin: true, Tty: tty })) as Duplex;
-      const child = new DockerProcess(container, exec, stream, tty, request.env[MARKER_VARIABLE]);
+      const child = new DockerProcess(container, exec, stream, tty, request.env[MARKER_VARIABLE], killMarked);
       // Docker 20.10 ignores the console size given at creation: set it again now that the process runs.
       if (tty) await child.resize(request.rows, request.cols).catch(() => undefined);
       return child;
