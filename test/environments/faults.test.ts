@@ -28,6 +28,7 @@ describe.skipIf(dockerMissing !== undefined)('docker: the container is killed in
     const running = await host.call('exec_command', { cmd: 'echo started; sleep 600', yield_time_ms: 1_000 });
     expect(running.output).toContain('Process running with session ID');
     await environment.container.kill();
+    await environment.container.wait();
     const started = performance.now();
     const ended = await host.call('write_stdin', { session_id: (running.data as { session_id: number }).session_id, chars: '', yield_time_ms: 20_000 });
     expect(performance.now() - started).toBeLessThan(15_000);

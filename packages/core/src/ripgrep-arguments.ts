@@ -2,11 +2,13 @@
 export interface FileContentQuery {
   /** The literal text to find. */
   text: string;
+  /** Whether case must match. */
   caseSensitive: boolean;
   /** Workspace-relative folder to search (`''` is the root). */
   start: string;
   /** Lower-case extensions (without the dot) to limit the search to. */
   extensions?: ReadonlySet<string>;
+  /** Aborts the search. */
   signal?: AbortSignal;
 }
 

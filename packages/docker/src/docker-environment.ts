@@ -33,6 +33,7 @@ export interface DockerEnvironmentOptions {
 
 /** The environment of a Docker container; `container` is the dockerode handle. */
 export interface DockerEnvironment extends Environment {
+  /** Always `docker`. */
   readonly kind: 'docker';
   /** The dockerode handle of the container. */
   readonly container: Dockerode.Container;

@@ -154,6 +154,7 @@ class DockerProcess implements ExecProcess {
   private maxTimer: NodeJS.Timeout | undefined;
   private readonly demuxer: FrameDemuxer | undefined;
   private killed = false;
+  private streamEnded = false;
   private readonly exited: Promise<void>;
 
   constructor(
@@ -167,6 +168,11 @@ class DockerProcess implements ExecProcess {
     this.demuxer = tty ? undefined : new FrameDemuxer((chunk) => this.emit(chunk));
     stream.on('data', (chunk: Buffer) => (this.demuxer ? this.demuxer.push(chunk) : this.emit(chunk)));
     stream.on('error', () => {});
+    // The stream's end is no exit signal (it may come seconds late), but once the exit is known it means all output is in.
+    stream.on('end', () => {
+      this.streamEnded = true;
+      if (this.exit) this.settle();
+    });
     this.exited = this.watch();
   }
 
@@ -174,16 +180,22 @@ class DockerProcess implements ExecProcess {
     const exitCode = await waitForExecExit(this.exec, () => false);
     // A vanished exec, or a kill nobody here asked for: say when the container itself went away.
     if (exitCode === undefined || (exitCode >= 128 && !this.killed)) {
+      // The container's state may lag its processes' deaths by a moment: look a few times.
       let running = false;
-      try {
-        running = Boolean((await this.container.inspect()).State?.Running);
-      } catch {
-        // The container is gone.
+      for (let attempt = 0; attempt < 10; attempt++) {
+        try {
+          running = Boolean((await this.container.inspect()).State?.Running);
+        } catch {
+          running = false; // The container is gone.
+        }
+        if (!running) break;
+        await delay(50);
       }
       if (!running) this.emit(Buffer.from('\n[toolhost: the container stopped while this command ran]\n'));
       else if (exitCode === undefined) this.emit(Buffer.from('\n[toolhost: Docker lost track of this command; its exit code is unknown]\n'));
     }
     this.exit = exitCode === undefined ? { exitCode: 137, signal: 'SIGKILL' } : exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode };
+    if (this.streamEnded) return this.settle();
     // Docker's stream ends late (and never waits for background children): the output counts as drained after a quiet spell.
     this.maxTimer = setTimeout(() => this.settle(), DRAIN_MAX_MS);
     this.armQuietTimer();

@@ -10,8 +10,11 @@ import {
 
 /** What one helper run returned. */
 export interface ScriptOutcome {
+  /** The helper's exit code (2, 17, 20, 21, 39 stand for ENOENT, EEXIST, ENOTDIR, EISDIR, ENOTEMPTY). */
   exitCode: number;
+  /** Everything it printed on stdout. */
   stdout: Buffer;
+  /** What it printed on stderr, when the transport keeps it (for messages only). */
   stderr: string;
 }
 

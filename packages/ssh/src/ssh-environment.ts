@@ -6,12 +6,15 @@ import { SshPool } from './ssh-pool.js';
 
 /** Options of {@link createSshEnvironment}. */
 export interface SshEnvironmentOptions {
+  /** Host name or address of the SSH server. */
   host: string;
   /** Default 22. */
   port?: number;
+  /** The login user (a non-root user lets OpenSSH separate privileges). */
   username: string;
   /** A private key (PEM or OpenSSH format); or use `agent`. */
   privateKey?: string | Buffer;
+  /** Passphrase of an encrypted `privateKey`. */
   passphrase?: string;
   /** Path of an ssh-agent socket (e.g. `process.env.SSH_AUTH_SOCK`). */
   agent?: string;
@@ -27,6 +30,7 @@ export interface SshEnvironmentOptions {
 
 /** The environment of an SSH host. */
 export interface SshEnvironment extends Environment {
+  /** Always `ssh`. */
   readonly kind: 'ssh';
 }
 

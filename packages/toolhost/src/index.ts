@@ -10,8 +10,10 @@ export {
   type ToolResult,
   type ToolErrorInfo,
   type JsonSchema,
+  type Environment,
 } from '@toolhost/core';
 export type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
+export { createLocalEnvironment } from '@toolhost/exec';
 export { TOOL_PROFILES, SHELL_PROFILE_SETTINGS } from '@toolhost/profiles';
 export type { ToolProfile, ShellProfileSetting, ShellGuidance, VerificationGateOptions } from '@toolhost/profiles';
