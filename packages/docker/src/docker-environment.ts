@@ -60,10 +60,10 @@ function dockerProcesses(container: Dockerode.Container, helpers: HelperShellPoo
       return { ok: true, file: shellPath, args: ['-c', cmd] };
     },
     async hasProcesses(_child, marker) {
-      const seen = await markerInTop(container, marker);
-      if (seen !== undefined) return seen;
+      // A helper shell answers in one round trip; Docker's top (which runs ps on the engine's host) when none can.
       const outcome = await helpers.run(remoteFindScript({ exact: marker }), []).catch(() => undefined);
-      return outcome?.exitCode === 0;
+      if (outcome && (outcome.exitCode === 0 || outcome.exitCode === 1)) return outcome.exitCode === 0;
+      return (await markerInTop(container, marker)) ?? false;
     },
     killMarked: kill,
   };
