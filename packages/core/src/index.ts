@@ -48,3 +48,13 @@ export type {
 } from './environment.js';
 export { REMOTE_START_SCRIPT, REMOTE_RIPGREP_SCRIPT, remoteStartArguments, remoteFindScript, remoteKillScript } from './remote-scripts.js';
 export { ripgrepFileListArguments, parseRipgrepFileList, type FileContentQuery } from './ripgrep-arguments.js';
+export {
+  applyShellEnvironmentPolicy,
+  commandEnvironment,
+  checkShellEnvironmentPolicy,
+  CORE_ENVIRONMENT_VARIABLES,
+  DEFAULT_EXCLUDED_VARIABLES,
+  COMMAND_ENVIRONMENT_DEFAULTS,
+  type ShellEnvironmentPolicy,
+  type ShellEnvironmentInherit,
+} from './shell-environment.js';

@@ -11,8 +11,10 @@ export {
   type ToolErrorInfo,
   type JsonSchema,
   type Environment,
+  type ShellEnvironmentPolicy,
+  type ShellEnvironmentInherit,
 } from '@toolhost/core';
-export type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
+export type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
 export { createLocalEnvironment } from '@toolhost/exec';
 export { TOOL_PROFILES, SHELL_PROFILE_SETTINGS } from '@toolhost/profiles';
