@@ -302,10 +302,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return result;
   };
 
-  /** The folder a heredoc's patch paths are relative to: workdir, then the `cd` argument; or a result refusing it. */
+  /**
+   * The folder a heredoc's patch paths are relative to: workdir, then the `cd` argument (an absolute or home-relative
+   * one replaces workdir, as in a shell, and is checked as such); or a result refusing it.
+   */
   const patchDirectory = async (invocation: ApplyPatchInvocation, workdir: unknown): Promise<string | ToolResult> => {
     const parts = [typeof workdir === 'string' ? workdir : '', invocation.directory ?? ''];
-    const joined = parts.reduce((base, part) => (part === '' ? base : part.startsWith('/') || base === '' ? part : `${base}/${part}`), '');
+    const joined = parts.reduce((base, part) => (part === '' ? base : part.startsWith('/') || part.startsWith('~') || base === '' ? part : `${base}/${part}`), '');
     if (joined === '') return '';
     const what = invocation.directory === undefined ? 'workdir' : `cd ${invocation.directory}`;
     const check = await resolveWorkspacePath(options.workspace, joined);
