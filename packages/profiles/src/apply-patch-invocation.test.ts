@@ -31,6 +31,8 @@ describe('parseApplyPatchInvocation', () => {
   it.each([
     ['cd - (the previous folder)', 'cd - && '],
     ['a cd option', 'cd -P && '],
+    ['a quoted cd -', "cd '-' && "],
+    ['a double-quoted cd option', 'cd "-L" && '],
   ])('leaves %s to the shell: it names no folder', (_name, prefix) => {
     expect(parseApplyPatchInvocation(heredoc(prefix))).toBeUndefined();
   });
