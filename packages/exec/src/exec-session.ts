@@ -150,6 +150,15 @@ export class ExecSession implements TableSession {
     return this.spool.end();
   }
 
+  /** Kills the whole process tree but keeps the output for a last read (a cancelled call); the exit follows. */
+  async terminate(): Promise<void> {
+    try {
+      await this.process.kill();
+    } finally {
+      if (this.marker !== undefined) await killMarkedProcesses({ exact: this.marker });
+    }
+  }
+
   /** Kills the whole process tree and releases everything. */
   kill(): Promise<void> {
     this.killing ??= (async () => {

@@ -114,14 +114,16 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
       return exec.commandsRun;
     },
     files: () => workspace.snapshot(),
-    async call(name, args) {
-      const result = await runtime.call(name, args);
+    async call(name, args, callOptions) {
+      const result = await runtime.call(name, args, callOptions);
       const unscripted = result.data?.[UNSCRIPTED_COMMAND];
       if (options.strict && typeof unscripted === 'string') {
         throw new ToolHostError('unscripted_command', `the fake tool host has no scripted command matching ${JSON.stringify(unscripted)}`);
       }
       return result;
     },
+    readPath: (path) => runtime.readPath(path),
+    budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
     nextSegment: () => runtime.nextSegment(),
     close: () => runtime.close(),
   };

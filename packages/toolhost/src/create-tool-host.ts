@@ -12,8 +12,11 @@ import {
   resolveShellProfile,
   type ShellGuidance,
   type ShellProfileSetting,
+  type BudgetedText,
+  type ToolCallOptions,
   type ToolProfile,
   type VerificationGateOptions,
+  type WorkspacePathRead,
 } from '@toolhost/profiles';
 
 /** Options of {@link createToolHost}. */
@@ -45,8 +48,12 @@ export interface ToolHost {
   /** The resolved shell profile. */
   readonly shell: ShellGuidance;
   readonly profile: ToolProfile;
-  /** Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. */
-  call(name: string, args?: unknown): Promise<ToolResult>;
+  /** Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. `options.signal` cancels it. */
+  call(name: string, args?: unknown, options?: ToolCallOptions): Promise<ToolResult>;
+  /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
+  readPath(path: string): Promise<WorkspacePathRead>;
+  /** Fits text to a token budget (default 10,000) like every tool output: head and tail kept, the whole text spooled. */
+  budget(label: string, text: string, maxOutputTokens?: number): Promise<BudgetedText>;
   /** Starts the next request segment; deferred tools found by search_tools join `tools`. */
   nextSegment(): ToolDefinition[];
   /** Kills every session and removes the spool. */
@@ -90,7 +97,9 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     catalog: runtime.catalog,
     shell,
     profile,
-    call: (name, args) => runtime.call(name, args),
+    call: (name, args, callOptions) => runtime.call(name, args, callOptions),
+    readPath: (path) => runtime.readPath(path),
+    budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
     nextSegment: () => runtime.nextSegment(),
     close: () => runtime.close(),
   };
