@@ -152,6 +152,12 @@ export class ExecSession implements TableSession {
 
   /** Kills the whole process tree but keeps the output for a last read (a cancelled call); the exit follows. */
   async terminate(): Promise<void> {
+    // The whole process group at once first: killing leaves first would let the shell run the command's next statement.
+    try {
+      process.kill(-this.process.pid, 'SIGKILL');
+    } catch {
+      // Already gone, or not a group leader (the tree kill below still runs).
+    }
     try {
       await this.process.kill();
     } finally {
