@@ -78,12 +78,19 @@ export interface BudgetedText {
 export interface ToolRuntime {
   /** Tools visible to the model in the current request segment. */
   readonly tools: ToolDefinition[];
+  /** Catalog tools not visible yet, for providers that load deferred tools themselves (Anthropic's `defer_loading`). */
+  readonly deferredTools: ToolDefinition[];
   readonly catalog: ToolCatalog;
   readonly gate: VerificationGate;
   readonly closed: boolean;
   call(name: string, args?: unknown, options?: ToolCallOptions): Promise<ToolResult>;
   /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
   readPath(path: string): Promise<WorkspacePathRead>;
+  /**
+   * Tells the anti-blind-editing gate that a command ran to completion outside exec_command (a provider's persistent
+   * shell), so a passing verification there clears the gate as it would through exec_command.
+   */
+  recordCommand(cmd: string, exitCode: number): void;
   /** Fits text to a token budget (default 10,000) as every tool output is fitted: head and tail kept, the whole text spooled. */
   budget(label: string, text: string, maxOutputTokens?: number): Promise<BudgetedText>;
   nextSegment(): ToolDefinition[];
@@ -312,6 +319,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     get tools() {
       return visibleDefinitions();
     },
+    get deferredTools() {
+      const visible = new Set(visibleDefinitions().map((definition) => definition.name));
+      return catalog.list().filter((entry) => !visible.has(entry.name)).map((entry) => catalogImplementation(entry).definition);
+    },
     catalog: publicCatalog,
     gate,
     get closed() {
@@ -335,6 +346,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     readPath(path) {
       if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
       return readWorkspacePath(options.workspace, path);
+    },
+    recordCommand(cmd, exitCode) {
+      if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
+      gate.record('exec_command', { cmd }, okResult('', { exit_code: exitCode }));
     },
     async budget(label, text, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS) {
       if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');

@@ -104,6 +104,9 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     get tools() {
       return runtime.tools;
     },
+    get deferredTools() {
+      return runtime.deferredTools;
+    },
     catalog: runtime.catalog,
     shell,
     profile,
@@ -123,6 +126,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
       return result;
     },
     readPath: (path) => runtime.readPath(path),
+    recordCommand: (cmd, exitCode) => runtime.recordCommand(cmd, exitCode),
     budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
     nextSegment: () => runtime.nextSegment(),
     close: () => runtime.close(),
