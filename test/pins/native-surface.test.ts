@@ -76,7 +76,7 @@ describe('the same error code on every path', () => {
       const direct = await host.call('apply_patch', { input: toPatchEnvelope(operation) });
       const [responses] = await answerResponsesCalls([{ type: 'apply_patch_call', id: 'x', call_id: 'x', status: 'completed', operation }], host);
       const editor = createAgentsEditor(host);
-      const agents = await (operation.type === 'delete_file' ? editor.deleteFile(operation) : operation.type === 'create_file' ? editor.createFile(operation) : editor.updateFile(operation));
+      const agents = await (operation.type === 'delete_file' ? editor.deleteFile(operation) : operation.type === 'create_file' ? editor.createFile(operation) : editor.updateFile({ type: operation.type, path: operation.path, diff: operation.diff }));
       const client = new Client({ name: 'pins', version: '1.0.0' });
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
       await Promise.all([createMcpServer(host).connect(serverTransport), client.connect(clientTransport)]);

@@ -28,8 +28,14 @@ function customTool(tool: ToolDefinition): AnthropicTool {
   return { name: tool.name, description: tool.description, input_schema: tool.inputSchema as AnthropicTool['input_schema'] };
 }
 
+/** The host surface {@link toAnthropicTools} reads. */
+export type AnthropicToolsHost = Pick<ToolHost, 'tools'> & Partial<Pick<ToolHost, 'deferredTools'>>;
+
 /** Converts the host's current tools to Messages API tool definitions; call again after `host.nextSegment()`. */
-export function toAnthropicTools(host: Pick<ToolHost, 'tools'> & Partial<Pick<ToolHost, 'deferredTools'>>, options: AnthropicToolsOptions = {}): AnthropicToolDefinition[] {
+export function toAnthropicTools(host: AnthropicToolsHost, options?: AnthropicToolsOptions & { native?: false }): AnthropicTool[];
+/** Converts the host's current tools to Messages API tool definitions, Anthropic's own bash and text editor included. */
+export function toAnthropicTools(host: AnthropicToolsHost, options: AnthropicToolsOptions): AnthropicToolDefinition[];
+export function toAnthropicTools(host: AnthropicToolsHost, options: AnthropicToolsOptions = {}): AnthropicToolDefinition[] {
   const tools: AnthropicToolDefinition[] = [];
   let bashListed = false;
   for (const tool of host.tools) {
