@@ -17,7 +17,7 @@ export interface AnthropicToolsOptions {
   deferLoading?: boolean;
 }
 
-/** The names of Anthropic's native tools. */
+/** The name of Anthropic's bash tool. */
 export const ANTHROPIC_BASH_TOOL = 'bash';
 /** The name of Anthropic's text editor tool. */
 export const ANTHROPIC_TEXT_EDITOR_TOOL = 'str_replace_based_edit_tool';
