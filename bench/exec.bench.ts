@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as pty from 'node-pty';
+import * as pty from '@lydell/node-pty';
 import { gptTokenizer, type ToolContext } from '@toolhost/core';
 import { createFileSpool, createNodeWorkspace } from '@toolhost/core/node';
 import { createExecTools, type ExecTools } from '@toolhost/exec';

@@ -1,6 +1,4 @@
 import { packageBuild } from '../../tsup.base.js';
 
-export default packageBuild(['src/index.ts'], {
-  // Optional at run time: resolved lazily, never bundled.
-  external: ['@vscode/ripgrep'],
-});
+// @vscode/ripgrep is an optional dependency, so it stays external like every declared package.
+export default packageBuild();

@@ -1,4 +1,4 @@
-import type * as NodePty from 'node-pty';
+import type * as NodePty from '@lydell/node-pty';
 import { constants } from 'node:os';
 import type { ExecProcess, Executor, ProcessExit, SpawnRequest } from './executor.js';
 import { signalExitCode } from './executor.js';
@@ -68,7 +68,7 @@ let nodePty: Promise<typeof NodePty> | undefined;
 
 // node-pty is a native addon: load it on the first PTY spawn, so importing this package (e.g. for its schemas) never does.
 function loadNodePty(): Promise<typeof NodePty> {
-  nodePty ??= import('node-pty').then((module) => {
+  nodePty ??= import('@lydell/node-pty').then((module) => {
     const loaded = module as typeof NodePty & { default?: typeof NodePty };
     return typeof loaded.spawn === 'function' ? loaded : (loaded.default as typeof NodePty);
   });

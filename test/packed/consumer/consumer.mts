@@ -1,0 +1,35 @@
+// Compiled in the packed consumer project against the installed .d.ts files (ESM view), with skipLibCheck off.
+import { createToolHost, ToolHostError, type CatalogEntry, type ExecGateway, type ToolHost, type ToolResult } from 'toolhost';
+import { createFakeToolHost, type FakeToolHost } from '@toolhost/testing';
+import { toResponsesTools, answerResponsesCalls } from '@toolhost/openai';
+import { toAnthropicTools, answerToolUses } from '@toolhost/anthropic';
+import { createAiSdkTools, toAiSdkTools } from '@toolhost/ai-sdk';
+import { toLangChainTools } from '@toolhost/langchain';
+import { createMcpServer } from '@toolhost/mcp';
+
+const catalog: CatalogEntry[] = [{ name: 'x', description: 'x', inputSchema: { type: 'object' }, handler: () => 'x' }];
+const gateway: ExecGateway = { decide: (request) => (request.sandbox_permissions === 'use_default' ? { allow: true } : { allow: false, reason: 'no' }) };
+
+export async function useEverything(workspace: string): Promise<ToolResult[]> {
+  const host: ToolHost = createToolHost({ workspace, profile: 'advanced', catalog, gateway });
+  const fake: FakeToolHost = createFakeToolHost({ commands: [{ match: 'ls', output: 'a\n' }] });
+  try {
+    const responses = toResponsesTools(host, { strict: true });
+    const anthropic = toAnthropicTools(fake);
+    const aiSdk = toAiSdkTools(host);
+    const live = createAiSdkTools(host);
+    const langchain = toLangChainTools(host);
+    const server = createMcpServer(host);
+    void [responses, anthropic, aiSdk, live, langchain, server];
+    await answerResponsesCalls([], host);
+    await answerToolUses([], fake);
+    const tools: string[] = host.tools.map((tool) => tool.name);
+    return [await host.call('exec_command', { cmd: `echo ${tools.join(' ')}` })];
+  } catch (error) {
+    if (error instanceof ToolHostError) throw new Error(error.code);
+    throw error;
+  } finally {
+    await host.close();
+    await fake.close();
+  }
+}
