@@ -11,8 +11,8 @@ export {
   type ShellCommandOutcome,
   type ShellCommandsOptions,
 } from './shell-commands.js';
-export { createAgentsEditor } from './agents-editor.js';
-export { createAgentsShell } from './agents-shell.js';
+export { createAgentsEditor, type AgentsEditor, type AgentsEditorResult } from './agents-editor.js';
+export { createAgentsShell, type AgentsShell, type AgentsShellAction, type AgentsShellOutput } from './agents-shell.js';
 export type {
   ResponsesTool,
   ResponsesFunctionTool,

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Editor, Shell } from '@openai/agents-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeToolHost } from '@toolhost/testing';
 import { createToolHost, type ToolHost } from 'toolhost';
@@ -144,7 +145,9 @@ describe('shell_call on a real host', () => {
   });
 
   it('backs the Agents SDK Shell and Editor interfaces', async () => {
-    const shell = createAgentsShell(host);
+    // Compile-time proof that ours implement @openai/agents-core's interfaces.
+    const shell: Shell = createAgentsShell(host);
+    const editor: Editor = createAgentsEditor(host);
     expect(await shell.run({ commands: ['echo agents', 'false'], maxOutputLength: 100 })).toEqual({
       output: [
         { stdout: 'agents\n', stderr: '', outcome: { type: 'exit', exitCode: 0 } },
@@ -152,7 +155,6 @@ describe('shell_call on a real host', () => {
       ],
       maxOutputLength: 100,
     });
-    const editor = createAgentsEditor(host);
     expect(await editor.createFile({ type: 'create_file', path: 'notes.md', diff: '+# Notes\n+one\n' })).toEqual({ status: 'completed', output: 'Success. Updated the following files:\nA notes.md\n' });
     expect(await editor.updateFile({ type: 'update_file', path: 'notes.md', diff: '@@\n # Notes\n-one\n+two\n', moveTo: 'docs.md' })).toEqual({
       status: 'completed',
