@@ -1,4 +1,4 @@
-// search_tools catalog: index build and query latency on 10,000 generated entries, against a naive substring scorer.
+// search_tools catalog: index build and query latency (no embedder) on 10,000 generated entries, against a naive substring scorer.
 // Run: npm run bench -- catalog
 import { performance } from 'node:perf_hooks';
 import { createToolCatalog, type CatalogEntry } from '@toolhost/catalog';
@@ -180,7 +180,7 @@ export default async function catalogBench(): Promise<void> {
   const fmt = (ms: number) => ms.toFixed(3);
 
   console.log(`entries: ${ENTRY_COUNT}, queries: ${queries.length} x ${ROUNDS} rounds (40 each: paraphrase, partial, typo, exact, multi-name)\n`);
-  console.log('| measure | minisearch catalog | naive substring baseline | ratio (baseline / catalog) |');
+  console.log('| measure | catalog (lexical index) | naive substring baseline | ratio (baseline / catalog) |');
   console.log('|---|---:|---:|---:|');
   console.log(`| index build, ms | ${fmt(built.ms)} | ${fmt(naiveBuilt.ms)} | ${(naiveBuilt.ms / built.ms).toFixed(3)}x |`);
   const row = (label: string, value: number, baseline: number) =>

@@ -1,4 +1,5 @@
-// Per-call overhead of exec_command({cmd:'true'}) against a bare spawn of the same shell, pipes and PTY.
+// Per-call overhead of exec_command({cmd:'true'}) against a bare spawn of the same shell, pipes and PTY, and the cost of
+// output-heavy commands (seq 1 20000 = 109 KB, seq 1 2000000 = 15 MB) against a raw spawn of the same command.
 // Calls are interleaved (baseline, tool, baseline, tool, …) so machine load hits both sides alike; medians are reported.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +19,26 @@ function bareSpawn(shell: string): Promise<void> {
     const child = spawn(shell, ['-c', 'true'], { stdio: ['pipe', 'pipe', 'pipe'] });
     child.on('error', reject);
     child.on('close', () => resolve());
+  });
+}
+
+/** Raw spawn of `cmd` reading all of its output: the baseline for output-heavy commands. */
+function bareSpawnOutput(shell: string, cmd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(shell, ['-c', cmd], { stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.on('data', () => {});
+    child.stderr.on('data', () => {});
+    child.on('error', reject);
+    child.on('close', () => resolve());
+  });
+}
+
+/** Raw node-pty spawn of `cmd`, reading until node-pty reports the exit: the terminal's own cost. */
+function barePtyOutput(shell: string, cmd: string): Promise<void> {
+  return new Promise((resolve) => {
+    const terminal = pty.spawn(shell, ['-c', cmd], { name: 'xterm-256color', cols: 80, rows: 24, cwd: process.cwd(), env: process.env, encoding: null });
+    terminal.onData(() => {});
+    terminal.onExit(() => resolve());
   });
 }
 
@@ -57,8 +78,8 @@ async function timeWithCpu(run: () => Promise<unknown>): Promise<{ wall: number;
 }
 
 /** Interleaves baseline and candidate; returns both medians in ms and mean Node CPU per call. */
-async function compare(baseline: () => Promise<unknown>, candidate: () => Promise<unknown>): Promise<Measured> {
-  for (let i = 0; i < WARMUP; i++) {
+async function compare(baseline: () => Promise<unknown>, candidate: () => Promise<unknown>, rounds = ROUNDS): Promise<Measured> {
+  for (let i = 0; i < Math.min(WARMUP, rounds); i++) {
     await baseline();
     await candidate();
   }
@@ -66,7 +87,7 @@ async function compare(baseline: () => Promise<unknown>, candidate: () => Promis
   const tool: number[] = [];
   let baseCpu = 0;
   let toolCpu = 0;
-  for (let i = 0; i < ROUNDS; i++) {
+  for (let i = 0; i < rounds; i++) {
     const b = await timeWithCpu(baseline);
     const t = await timeWithCpu(candidate);
     base.push(b.wall);
@@ -74,7 +95,7 @@ async function compare(baseline: () => Promise<unknown>, candidate: () => Promis
     baseCpu += b.cpu;
     toolCpu += t.cpu;
   }
-  return { base: median(base), tool: median(tool), baseCpu: baseCpu / ROUNDS, toolCpu: toolCpu / ROUNDS };
+  return { base: median(base), tool: median(tool), baseCpu: baseCpu / rounds, toolCpu: toolCpu / rounds };
 }
 
 export default async function run(): Promise<void> {
@@ -90,6 +111,10 @@ export default async function run(): Promise<void> {
   const call = (tools: ExecTools, tty: boolean) => async () => {
     const result = await tools.execCommand.execute(tools.execCommand.schema.parse({ cmd: 'true', tty }), context);
     if (result.data?.exit_code !== 0) throw new Error(`exec_command failed: ${result.output}`);
+  };
+  const heavy = (cmd: string, tty: boolean) => async () => {
+    const result = await toolsUser.execCommand.execute(toolsUser.execCommand.schema.parse({ cmd, tty, yield_time_ms: 30_000 }), context);
+    if (result.data?.exit_code !== 0) throw new Error(`exec_command failed: ${result.output.slice(0, 500)}`);
   };
   const host = createToolHost({ workspace: root });
   const hostCall = async () => {
@@ -116,6 +141,17 @@ export default async function run(): Promise<void> {
     add(`pipe via createToolHost, SHELL=${userShell}`, `spawn('${userShell}',['-c','true'])`, await compare(() => bareSpawn(userShell), hostCall));
     add('pty, SHELL=/bin/sh', "pty.spawn('sh',['-c','true'])", await compare(() => barePty('sh'), call(toolsSh, true)));
     add(`pty, SHELL=${userShell}`, `pty.spawn('${userShell}',['-c','true'])`, await compare(() => barePty(userShell), call(toolsUser, true)));
+    // Output-heavy commands against a raw spawn of the same command that reads all of its output.
+    const heavyRounds = Number(process.env.EXEC_BENCH_HEAVY_ROUNDS ?? 15);
+    for (const [label, cmd, rounds] of [
+      ['109 KB', 'seq 1 20000', heavyRounds],
+      ['15 MB', 'seq 1 2000000', Math.max(3, Math.round(heavyRounds / 3))],
+    ] as const) {
+      add(`pipe, ${label} (${cmd})`, `spawn('${userShell}',['-c','${cmd}'])`, await compare(() => bareSpawnOutput(userShell, cmd), heavy(cmd, false), rounds));
+      add(`pty, ${label} (${cmd})`, `spawn('${userShell}',['-c','${cmd}'])`, await compare(() => bareSpawnOutput(userShell, cmd), heavy(cmd, true), rounds));
+      // The terminal itself (kernel line discipline, node-pty reads of at most a few KB) bounds what a PTY can do.
+      add(`pty, ${label} (${cmd})`, `pty.spawn('${userShell}',['-c','${cmd}'])`, await compare(() => barePtyOutput(userShell, cmd), heavy(cmd, true), rounds));
+    }
   } finally {
     abort.abort();
     await Promise.all([toolsSh.close(), toolsUser.close(), host.close()]);
@@ -123,6 +159,6 @@ export default async function run(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
     rmSync(spoolDir, { recursive: true, force: true });
   }
-  console.log(`exec_command({cmd:'true'}) per call: median wall time and mean Node CPU over ${ROUNDS} interleaved rounds (target: pipe ratio < 1.3)`);
+  console.log(`exec_command per call: median wall time and mean Node CPU over ${ROUNDS} interleaved rounds for 'true' (target: pipe ratio < 1.3), fewer for the output-heavy cases (targets: pipes 109 KB and 15 MB <= 2x, PTY 109 KB <= 2.5x, 15 MB <= 3x)`);
   console.table(rows);
 }

@@ -47,4 +47,38 @@ describe('host.catalog at run time', () => {
       await host.close();
     }
   });
+
+  it('ranks with catalogEmbedder: a request that shares no word with a tool still finds it, each tool embedded once', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolhost-catalog-'));
+    folders.push(folder);
+    const tool = (name: string, description: string): CatalogEntry => ({
+      name,
+      description,
+      inputSchema: { type: 'object', properties: {} },
+      handler: () => name,
+    });
+    // Two meaning axes (weather, payments) stand in for an embedding model.
+    const embedded: string[][] = [];
+    const catalogEmbedder = async (texts: string[]) => {
+      embedded.push(texts);
+      return texts.map((text) => [/rain|weather|forecast/i.test(text) ? 1 : 0, /invoice|refund|pay/i.test(text) ? 1 : 0, 0.01]);
+    };
+    const host = createToolHost({
+      workspace: folder,
+      catalog: [tool('weather_forecast', 'Forecast for a city.'), tool('stripe_create_refund', 'Refund a payment.')],
+      catalogEmbedder,
+      tokenizer: approximateTokenizer,
+    });
+    try {
+      const search = await host.call('search_tools', { query: 'will it rain in Paris', limit: 1 });
+      expect(search.output).toBe('weather_forecast: Forecast for a city.\n\nLoaded for your next request (callable from then on): weather_forecast.');
+      expect(await host.catalog.find('give the money back', 1)).toMatchObject([{ entry: { name: 'stripe_create_refund' }, weak: false }]);
+      expect(embedded.map((texts) => texts.length)).toEqual([3, 1]);
+      // Without the embedder the same request only gets weak matches.
+      expect(host.catalog.search('will it rain in Paris', 1)[0].weak).toBe(true);
+      expect(() => createToolHost({ workspace: folder, catalogEmbedder: 'model' as never })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+    } finally {
+      await host.close();
+    }
+  });
 });

@@ -6,7 +6,8 @@
 //    fails on a missing README/LICENSE or a facade tarball over 100 KB;
 // 3. installs the tarballs plus their peers into a fresh project in the system temp folder (outside the repository:
 //    no workspace links, no @toolhost/source condition) and runs cases/*.case.mjs from ESM and from CommonJS;
-// 4. installs the facade with --ignore-scripts and runs the exec cases (the PTY must work without install scripts);
+// 4. installs the facade with --ignore-scripts and runs the exec cases (the PTY must work without install scripts),
+//    and @toolhost/testing alone with scripts allowed (nothing may compile; the fake host works);
 // 5. installs with pnpm (strict layout), runs the exec and fake-host cases and type-checks a consumer of every
 //    package (moduleResolution node16 and bundler, skipLibCheck off; in the npm project instead with --no-pnpm);
 // 6. runs `npm publish --dry-run` for every package from its staging copy (no warning allowed).
@@ -16,9 +17,9 @@
 // Adding a case: drop an `<area>.case.mjs` into cases/ exporting `[{ name, run(context) }]`; load toolhost's packages
 // only through `context.load(name)` so that each case runs once per module system.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { distProblems } from '../../scripts/check-dist.mjs';
 import { packAll, printTarballs, publishAll, tarballProblems } from '../../scripts/pack-packages.mjs';
@@ -158,6 +159,14 @@ async function npmPipeline(root, tarballs) {
   log.section('npm install of every tarball plus peers');
   const folder = createProject(root, 'npm', tarballs, PEERS);
   if (await install(log, 'npm', folder, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'])) {
+    log.record('npm: installed package.json files have no @toolhost/source condition, scripts or devDependencies', tarballs.flatMap(({ name }) => {
+      const text = readFileSync(join(folder, 'node_modules', name, 'package.json'), 'utf8');
+      const manifest = JSON.parse(text);
+      return [
+        ...(text.includes('@toolhost/source') ? [`${name}: @toolhost/source is still in package.json`] : []),
+        ...(manifest.scripts || manifest.devDependencies ? [`${name}: scripts or devDependencies shipped`] : []),
+      ];
+    }));
     log.section('npm: cases from ESM and CommonJS');
     await runCases(log, 'npm', folder, ['esm', 'cjs']);
     // The pnpm pipeline type-checks the same consumer under its stricter layout; here only when pnpm is skipped.
@@ -179,6 +188,33 @@ async function ignoreScriptsPipeline(root, tarballs) {
   writeFileSync(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   if (await install(log, 'ignore-scripts', folder, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'])) {
     await runCases(log, 'ignore-scripts', folder, ['esm', 'cjs'], 'exec');
+  }
+  return log;
+}
+
+/** Folders under node_modules where node-gyp compiled something (a `build/` with a config.gypi or a Release dir). */
+function compiledPackages(folder) {
+  const root = join(folder, 'node_modules');
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name === 'build' && (existsSync(join(entry.parentPath, 'build', 'config.gypi')) || existsSync(join(entry.parentPath, 'build', 'Release'))))
+    .map((entry) => relative(root, entry.parentPath));
+}
+
+/** @toolhost/testing alone, install scripts allowed: nothing may compile, and the fake host works. */
+async function testingAlonePipeline(root, tarballs) {
+  const log = new Log();
+  log.section('npm install of @toolhost/testing alone');
+  const folder = createProject(root, 'testing-alone', tarballs, []);
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  manifest.dependencies = { '@toolhost/testing': manifest.dependencies['@toolhost/testing'] };
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  if (await install(log, 'testing-alone', folder, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'])) {
+    const compiled = compiledPackages(folder);
+    log.record('testing-alone: no native build in the tree, no node-pty', [
+      ...compiled.map((path) => `${path} was compiled at install`),
+      ...(existsSync(join(folder, 'node_modules', 'node-pty')) ? ['node-pty is installed'] : []),
+    ]);
+    await runCases(log, 'testing-alone', folder, ['esm', 'cjs'], 'testing');
   }
   return log;
 }
@@ -223,6 +259,7 @@ async function main() {
     const pipelines = [
       npmPipeline(root, tarballs),
       ignoreScriptsPipeline(root, tarballs),
+      testingAlonePipeline(root, tarballs),
       ...(options['no-pnpm'] ? [] : [pnpmPipeline(root, tarballs)]),
       (async () => {
         publishLog.section('npm publish --dry-run');

@@ -21,4 +21,6 @@ export interface CatalogMatch {
   score: number;
   /** True when the query named this tool exactly. */
   exact: boolean;
+  /** True when no word of the query matched any tool and this is only the nearest spelling (a weak match). */
+  weak: boolean;
 }

@@ -81,4 +81,30 @@ describe('validateJsonSchemaArguments', () => {
     const message = (validateJsonSchemaArguments('x', schema, {}) as { message: string }).message;
     expect(message.split(';')).toHaveLength(5);
   });
+
+  it('follows JSON Schema 2020-12 through ajv: nullable, oneOf, $schema, unknown keywords and formats', () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: {
+        when: { type: 'string', format: 'date-time', 'x-ui': 'picker' },
+        count: { type: 'integer', nullable: true, multipleOf: 5 },
+        id: { oneOf: [{ type: 'integer' }, { type: 'number' }] },
+        tags: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+      },
+    };
+    expect(validateJsonSchemaArguments('x', schema, { when: 'not a date', count: null, tags: ['a'] }).ok).toBe(true);
+    expect(validateJsonSchemaArguments('x', schema, { count: 7 })).toEqual({ ok: false, message: 'Invalid arguments for x: "count" must be multiple of 5' });
+    // An integer fits both branches of this oneOf: JSON Schema rejects it, and the message says why.
+    expect(validateJsonSchemaArguments('x', schema, { id: 3 })).toEqual({ ok: false, message: 'Invalid arguments for x: "id" matches more than one allowed form' });
+    expect(validateJsonSchemaArguments('x', schema, { id: 2.5 }).ok).toBe(true);
+    expect((validateJsonSchemaArguments('x', schema, { tags: ['a', 'a'] }) as { message: string }).message).toContain('"tags" must NOT have duplicate items');
+    expect(validateJsonSchemaArguments('x', schema, { count: Number.POSITIVE_INFINITY })).toEqual({ ok: false, message: 'Invalid arguments for x: "count" must be a finite number' });
+  });
+
+  it('treats a field set to undefined as not sent, and leaves a schema ajv cannot compile unchecked', () => {
+    expect(check({ owner: 'me', count: undefined })).toEqual({ ok: true, value: { owner: 'me', state: 'open' } });
+    const external = { type: 'object', properties: { spec: { $ref: 'https://example.com/spec.json' } } };
+    expect(validateJsonSchemaArguments('x', external, { spec: { any: 1 } })).toEqual({ ok: true, value: { spec: { any: 1 } } });
+  });
 });

@@ -1,9 +1,17 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { ArgumentsCheck } from '@toolhost/core';
 
 type Schema = Record<string, unknown>;
 
 const MAX_PROBLEMS = 5;
-const MAX_DEPTH = 32;
+
+/**
+ * One validator for every catalog schema: JSON Schema 2020-12 (the MCP default), lenient about what it does not know
+ * (unknown keywords and formats are ignored, schemas are not checked against the meta-schema), all errors collected.
+ */
+const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, validateFormats: false, verbose: true });
+/** Compiled validators by schema object; `null` when the schema cannot be compiled (e.g. an external `$ref`). */
+const compiled = new WeakMap<Schema, ValidateFunction | null>();
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -12,144 +20,153 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;
-}
-
-function matchesType(value: unknown, type: string): boolean {
-  const actual = typeOf(value);
-  if (type === 'number') return actual === 'number' || actual === 'integer';
-  return actual === type;
 }
 
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-function describeTypes(types: string[]): string {
-  return types.map(article).join(' or ');
+/** `/meta/id` → `meta.id`, `/labels/1` → `labels[1]`; the root is "arguments". */
+function fieldName(instancePath: string, child?: string): string {
+  const segments = instancePath ? instancePath.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~')) : [];
+  if (child !== undefined) segments.push(child);
+  let name = '';
+  for (const segment of segments) name += /^\d+$/.test(segment) ? `[${segment}]` : name ? `.${segment}` : segment;
+  return name || 'arguments';
 }
 
-function fieldName(path: string[]): string {
-  return path.length ? path.join('.').replace(/\.\[/g, '[') : 'arguments';
+/** The schema the arguments are checked against: an object, and unknown top-level fields refused unless it says otherwise. */
+function topLevelSchema(schema: Schema): Schema {
+  const { $schema: _dialect, ...rest } = schema;
+  const top: Schema = { ...rest, type: schema.type ?? 'object' };
+  if (schema.additionalProperties === undefined && schema.patternProperties === undefined) top.additionalProperties = false;
+  return top;
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-interface Walk {
-  root: Schema;
-  problems: string[];
-}
-
-function resolve(schema: Schema, walk: Walk): Schema | undefined {
-  const ref = schema.$ref;
-  if (typeof ref !== 'string') return schema;
-  const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
-  const target = match ? (walk.root[match[1]] as Record<string, unknown> | undefined)?.[decodeURIComponent(match[2])] : undefined;
-  return isObject(target) ? target : undefined;
-}
-
-/** Validates one value; pushes a message per problem. `topLevel` rejects unknown fields unless the schema allows them. */
-function check(value: unknown, rawSchema: unknown, path: string[], walk: Walk, depth: number, topLevel = false): void {
-  if (walk.problems.length >= MAX_PROBLEMS || depth > MAX_DEPTH || !isObject(rawSchema)) return;
-  const schema = resolve(rawSchema, walk);
-  if (!schema) return; // an external or unknown $ref is not checked here; the handler receives the value as sent
-  const field = fieldName(path);
-  const problem = (message: string) => walk.problems.push(message);
-
-  if (value === null && schema.nullable === true) return;
-  const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : undefined;
-  if (types && !types.some((type) => matchesType(value, type))) {
-    problem(`"${field}" must be ${describeTypes(types)}, received ${typeOf(value) === 'integer' ? 'number' : typeOf(value)}`);
-    return;
+function validatorFor(schema: Schema): ValidateFunction | null {
+  if (compiled.has(schema)) return compiled.get(schema)!;
+  let validate: ValidateFunction | null;
+  try {
+    validate = ajv.compile(topLevelSchema(schema));
+  } catch {
+    validate = null;
   }
-  if ('const' in schema && !sameValue(value, schema.const)) {
-    problem(`"${field}" must be ${JSON.stringify(schema.const)}`);
-    return;
-  }
-  if (Array.isArray(schema.enum) && !schema.enum.some((option) => sameValue(option, value))) {
-    problem(`"${field}" must be one of ${schema.enum.map((option) => JSON.stringify(option)).join(', ')}`);
-    return;
-  }
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const branches = schema[key];
-    if (!Array.isArray(branches) || branches.length === 0) continue;
-    const fits = branches.some((branch) => {
-      const trial: Walk = { root: walk.root, problems: [] };
-      check(value, branch, path, trial, depth + 1);
-      return trial.problems.length === 0;
-    });
-    if (!fits) {
-      problem(`"${field}" does not match any allowed form`);
-      return;
-    }
-  }
-  if (Array.isArray(schema.allOf)) for (const branch of schema.allOf) check(value, branch, path, walk, depth + 1);
+  compiled.set(schema, validate);
+  return validate;
+}
 
-  if (typeof value === 'string') {
-    if (typeof schema.minLength === 'number' && [...value].length < schema.minLength) problem(`"${field}" is too short: expected length >=${schema.minLength}`);
-    if (typeof schema.maxLength === 'number' && [...value].length > schema.maxLength) problem(`"${field}" is too long: expected length <=${schema.maxLength}`);
-    if (typeof schema.pattern === 'string') {
-      let pattern: RegExp | undefined;
-      try {
-        pattern = new RegExp(schema.pattern, 'u');
-      } catch {
-        pattern = undefined;
+/** Paths of numbers JSON cannot carry (NaN, ±Infinity), which ajv's type checks let through. */
+function nonFiniteNumbers(value: unknown, path: string, found: string[], depth = 0): string[] {
+  if (found.length >= MAX_PROBLEMS || depth > 32) return found;
+  if (typeof value === 'number' && !Number.isFinite(value)) found.push(`"${fieldName(path)}" must be a finite number`);
+  else if (Array.isArray(value)) value.forEach((item, index) => nonFiniteNumbers(item, `${path}/${index}`, found, depth + 1));
+  else if (isObject(value)) for (const [key, item] of Object.entries(value)) nonFiniteNumbers(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, found, depth + 1);
+  return found;
+}
+
+/** Turns ajv's errors into messages that name the field and what was expected, one per problem. */
+function describeErrors(errors: ErrorObject[]): string[] {
+  // A value of the wrong type gets only its type error; a failed anyOf/oneOf only its own (not each branch's).
+  const branches = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf').map((error) => `${error.schemaPath}/`);
+  const own = errors.filter((error) => !branches.some((prefix) => error.schemaPath.startsWith(prefix)));
+  const wrongType = new Set(own.filter((error) => error.keyword === 'type').map((error) => error.instancePath));
+  const problems: string[] = [];
+  const unknown = new Map<string, { names: string[]; accepted: string[] }>();
+  for (const error of own) {
+    if (error.keyword !== 'type' && wrongType.has(error.instancePath) && error.keyword !== 'required') continue;
+    const field = fieldName(error.instancePath);
+    const params = error.params as Record<string, unknown>;
+    const parent = isObject(error.parentSchema) ? error.parentSchema : {};
+    switch (error.keyword) {
+      case 'required': {
+        const key = String(params.missingProperty);
+        const property = isObject(parent.properties) ? parent.properties[key] : undefined;
+        const expected = isObject(property) ? property.type : undefined;
+        problems.push(`missing required field "${fieldName(error.instancePath, key)}"${typeof expected === 'string' ? ` (expected ${expected})` : ''}`);
+        break;
       }
-      if (pattern && !pattern.test(value)) problem(`"${field}" must match the pattern ${schema.pattern}`);
+      case 'type': {
+        const types = Array.isArray(parent.type) ? (parent.type as string[]) : [String(parent.type ?? params.type)];
+        problems.push(`"${field}" must be ${types.map(article).join(' or ')}, received ${typeOf(error.data)}`);
+        break;
+      }
+      case 'const':
+        problems.push(`"${field}" must be ${JSON.stringify(params.allowedValue)}`);
+        break;
+      case 'enum':
+        problems.push(`"${field}" must be one of ${(params.allowedValues as unknown[]).map((option) => JSON.stringify(option)).join(', ')}`);
+        break;
+      case 'anyOf':
+      case 'oneOf':
+        problems.push(params.passingSchemas ? `"${field}" matches more than one allowed form` : `"${field}" does not match any allowed form`);
+        break;
+      case 'minLength':
+        problems.push(`"${field}" is too short: expected length >=${String(params.limit)}`);
+        break;
+      case 'maxLength':
+        problems.push(`"${field}" is too long: expected length <=${String(params.limit)}`);
+        break;
+      case 'pattern':
+        problems.push(`"${field}" must match the pattern ${String(params.pattern)}`);
+        break;
+      case 'minimum':
+      case 'exclusiveMinimum':
+        problems.push(`"${field}" is too small: expected ${String(params.comparison)}${String(params.limit)}`);
+        break;
+      case 'maximum':
+      case 'exclusiveMaximum':
+        problems.push(`"${field}" is too big: expected ${String(params.comparison)}${String(params.limit)}`);
+        break;
+      case 'minItems':
+        problems.push(`"${field}" needs at least ${String(params.limit)} items`);
+        break;
+      case 'maxItems':
+        problems.push(`"${field}" allows at most ${String(params.limit)} items`);
+        break;
+      case 'additionalProperties': {
+        const entry = unknown.get(error.instancePath);
+        const name = String(params.additionalProperty);
+        if (entry) entry.names.push(name);
+        else {
+          unknown.set(error.instancePath, { names: [name], accepted: isObject(parent.properties) ? Object.keys(parent.properties) : [] });
+          problems.push(`\u0000unknown:${error.instancePath}`);
+        }
+        break;
+      }
+      default:
+        problems.push(`"${field}" ${error.message ?? `fails ${error.keyword}`}`);
     }
-  } else if (typeof value === 'number') {
-    if (!Number.isFinite(value)) problem(`"${field}" must be a finite number`);
-    if (typeof schema.minimum === 'number' && value < schema.minimum) problem(`"${field}" is too small: expected >=${schema.minimum}`);
-    if (typeof schema.maximum === 'number' && value > schema.maximum) problem(`"${field}" is too big: expected <=${schema.maximum}`);
-    if (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum) problem(`"${field}" is too small: expected >${schema.exclusiveMinimum}`);
-    if (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum) problem(`"${field}" is too big: expected <${schema.exclusiveMaximum}`);
-  } else if (Array.isArray(value)) {
-    if (typeof schema.minItems === 'number' && value.length < schema.minItems) problem(`"${field}" needs at least ${schema.minItems} items`);
-    if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) problem(`"${field}" allows at most ${schema.maxItems} items`);
-    if (isObject(schema.items)) value.forEach((item, index) => check(item, schema.items, [...path, `[${index}]`], walk, depth + 1));
-  } else if (isObject(value)) {
-    const properties = isObject(schema.properties) ? schema.properties : {};
-    const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((key): key is string => typeof key === 'string') : [];
-    for (const key of required) {
-      if (value[key] !== undefined) continue;
-      const expected = isObject(properties[key]) ? (properties[key] as Schema).type : undefined;
-      problem(`missing required field "${fieldName([...path, key])}"${typeof expected === 'string' ? ` (expected ${expected})` : ''}`);
-    }
-    const additional = schema.additionalProperties;
-    const unknown = Object.keys(value).filter((key) => !(key in properties) && value[key] !== undefined);
-    const rejectUnknown = additional === false || (topLevel && additional === undefined && schema.patternProperties === undefined);
-    if (unknown.length && rejectUnknown) {
-      const accepted = Object.keys(properties);
-      const where = path.length ? ` in ${field}` : '';
-      problem(
-        `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `"${key}"`).join(', ')}${where}` +
-          (accepted.length ? ` (accepted: ${accepted.join(', ')})` : ' (this tool takes no arguments)'),
-      );
-    }
-    for (const [key, propertySchema] of Object.entries(properties)) {
-      if (value[key] !== undefined) check(value[key], propertySchema, [...path, key], walk, depth + 1);
-    }
-    if (isObject(additional)) for (const key of unknown) check(value[key], additional, [...path, key], walk, depth + 1);
   }
+  return problems.map((problem) => {
+    if (!problem.startsWith('\u0000unknown:')) return problem;
+    const path = problem.slice('\u0000unknown:'.length);
+    const { names, accepted } = unknown.get(path)!;
+    const where = path ? ` in ${fieldName(path)}` : '';
+    return (
+      `unknown field${names.length > 1 ? 's' : ''} ${names.map((name) => `"${name}"`).join(', ')}${where}` +
+      (accepted.length ? ` (accepted: ${accepted.join(', ')})` : ' (this tool takes no arguments)')
+    );
+  });
 }
 
 /**
- * Validates tool arguments against a JSON Schema object: types, required fields, enums and const, string, number and
- * array bounds, nested objects and arrays, anyOf/oneOf/allOf and local `$ref`s. Unknown top-level fields are rejected
- * unless the schema sets `additionalProperties`; nested objects follow `additionalProperties` as written.
- * On success the value has top-level `default`s filled in.
+ * Validates tool arguments against a JSON Schema object with ajv (draft 2020-12; unknown keywords and formats ignored).
+ * Unknown top-level fields are rejected unless the schema sets `additionalProperties` or `patternProperties`; nested
+ * objects follow `additionalProperties` as written. A schema ajv cannot compile (e.g. an external `$ref`) is not
+ * checked: the handler receives the arguments as sent. On success the value has top-level `default`s filled in.
  */
 export function validateJsonSchemaArguments(toolName: string, schema: Record<string, unknown>, args: Record<string, unknown>): ArgumentsCheck<Record<string, unknown>> {
-  const walk: Walk = { root: schema, problems: [] };
-  check(args, { ...schema, type: schema.type ?? 'object' }, [], walk, 0, true);
-  if (walk.problems.length) {
-    const problems = walk.problems.slice(0, MAX_PROBLEMS);
+  // A field set to undefined is a field not sent (JSON has no undefined).
+  const value: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(args)) if (item !== undefined) value[key] = item;
+  const nonFinite = nonFiniteNumbers(value, '', []);
+  if (nonFinite.length) return { ok: false, message: `Invalid arguments for ${toolName}: ${nonFinite.join('; ')}` };
+  const validate = validatorFor(schema);
+  if (validate && !validate(value)) {
+    const problems = describeErrors(validate.errors ?? []).slice(0, MAX_PROBLEMS);
     return { ok: false, message: `Invalid arguments for ${toolName}: ${problems.join('; ')}` };
   }
-  const value = { ...args };
   const properties = isObject(schema.properties) ? schema.properties : {};
   for (const [key, property] of Object.entries(properties)) {
     if (value[key] === undefined && isObject(property) && 'default' in property) value[key] = structuredClone(property.default);

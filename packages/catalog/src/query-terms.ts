@@ -1,5 +1,5 @@
 import { isQueryStopWord, splitWords, stemWord } from './search-text.js';
-import { synonymsOf } from './search-synonyms.js';
+import { isAbbreviation, synonymsOf } from './search-synonyms.js';
 
 /** One term sent to the index, with how it is matched and which query words it stands for. */
 export interface QueryTerm {
@@ -16,6 +16,8 @@ export interface QueryTerm {
 const TRANSPOSED_WEIGHT = 0.9;
 /** Weight of a synonym the model did not write. */
 const SYNONYM_WEIGHT = 0.6;
+/** Weight of the expansion of an abbreviation ("pr" → "pull request"): the same words, spelled out. */
+const ABBREVIATION_WEIGHT = 0.95;
 /** Weight of two adjacent words joined into a compound that exists in the index ("on call" → "oncall"). */
 const COMPOUND_WEIGHT = 0.8;
 
@@ -64,10 +66,11 @@ export function buildQueryTerms(text: string, known: (term: string) => boolean):
       // Prefix expansion for partial words: unknown ones, and the last word (where a query is usually cut short).
       const prefix = word.length >= 3 && !fixed && (!isKnown || group === groupOf.size - 1);
       push({ term: fixed ?? stem, groups: [group], weight: fixed ? TRANSPOSED_WEIGHT : 1, fuzzy, prefix });
+      const synonymWeight = isAbbreviation(word) ? ABBREVIATION_WEIGHT : SYNONYM_WEIGHT;
       for (const synonym of synonymsOf(word)) {
         for (const part of splitWords(synonym)) {
           if (isQueryStopWord(part)) continue;
-          push({ term: stemWord(part), groups: [group], weight: SYNONYM_WEIGHT, fuzzy: false, prefix: false });
+          push({ term: stemWord(part), groups: [group], weight: synonymWeight, fuzzy: false, prefix: false });
         }
       }
     }

@@ -54,6 +54,8 @@ const EQUIVALENTS: string[][] = [
   ['spend', 'cost', 'billing'],
   ['run', 'execute'],
   ['secret', 'credential', 'password'],
+  ['latest', 'newest', 'recent'],
+  ['several', 'multiple', 'batch', 'bulk'],
 ];
 
 /** One-way expansions (a bug is an issue; an issue is not always a bug). */
@@ -74,6 +76,22 @@ const ONE_WAY: [string, string][] = [
   ['url', 'link'],
   ['crash', 'error'],
   ['exception', 'error'],
+  ['now', 'current'],
+  // MCP servers often fold create/update/delete into one `*_write` or `manage_*` tool, and get/list into `*_read`.
+  ['create', 'write'],
+  ['update', 'write'],
+  ['delete', 'write'],
+  ['create', 'manage'],
+  ['update', 'manage'],
+  ['delete', 'manage'],
+  ['get', 'read'],
+  ['details', 'read'],
+  ['watching', 'watcher'],
+  ['watch', 'watcher'],
+  ['approve', 'review'],
+  ['remember', 'memory'],
+  ['picture', 'screenshot'],
+  ['photo', 'screenshot'],
 ];
 
 function buildTable(): Map<string, string[]> {
@@ -97,6 +115,13 @@ for (const [key, values] of TABLE) {
   const list = TABLE_BY_STEM.get(stem) ?? [];
   for (const value of values) if (!list.includes(value)) list.push(value);
   TABLE_BY_STEM.set(stem, list);
+}
+
+const ABBREVIATIONS = new Set(GROUPS.map(([key]) => key));
+
+/** Whether a lower-case query word is an abbreviation whose expansion means exactly the same ("pr", "k8s", "db"). */
+export function isAbbreviation(word: string): boolean {
+  return ABBREVIATIONS.has(word);
 }
 
 /** The words and phrases a lower-case query word expands to ("tickets" and "deleting" find their base forms; stems under four letters only match exactly). */

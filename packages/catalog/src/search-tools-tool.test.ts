@@ -47,8 +47,8 @@ describe('search_tools', () => {
     expect(matched).toEqual([['github_create_issue', 'github_list_issues']]);
     expect(result.data).toEqual({
       matches: [
-        { name: 'github_create_issue', score: 1, exact: false, available: 'next_request' },
-        { name: 'github_list_issues', score: expect.any(Number), exact: false, available: 'next_request' },
+        { name: 'github_create_issue', score: 1, exact: false, weak: false, available: 'next_request' },
+        { name: 'github_list_issues', score: expect.any(Number), exact: false, weak: false, available: 'next_request' },
       ],
       expanded: ['github_create_issue', 'github_list_issues'],
     });
@@ -77,15 +77,23 @@ describe('search_tools', () => {
     expect(result.data?.expanded).toEqual([]);
   });
 
-  it('explains how to search again when nothing matches', async () => {
+  it('returns the nearest tools, marked weak, when no word matches, and says how to search again', async () => {
     const { run, matched } = setup();
-    const result = await run({ query: 'zzzz qqqq' });
-    expect(result).toEqual({
-      ok: true,
-      output: 'No tools matched "zzzz qqqq". Describe what the tool should do (action and service, e.g. "create jira issue") or give its exact name.',
-      data: { matches: [], expanded: [] },
-    });
-    expect(matched).toEqual([]);
+    const result = await run({ query: 'will it rain in Paris', limit: 2, detail_level: 'name' });
+    expect(result.output).toBe(
+      'No tool matched the words of "will it rain in Paris". Nearest by spelling (weak matches: read each description before calling one; ' +
+        'or search again with the action and service, e.g. "create jira issue", or an exact tool name):\n' +
+        'github_create_issue\ngithub_list_issues\n\n' +
+        'Loaded for your next request (callable from then on): github_create_issue, github_list_issues.',
+    );
+    expect(result.data).toMatchObject({ matches: [{ name: 'github_create_issue', weak: true }, { name: 'github_list_issues', weak: true }] });
+    expect(matched).toEqual([['github_create_issue', 'github_list_issues']]);
+  });
+
+  it('says so when the catalog is empty', async () => {
+    const tool = createSearchToolsTool({ catalog: createToolCatalog([]), availability: () => 'hidden', onMatched: () => undefined });
+    const result = await tool.execute({ query: 'anything', limit: 5, detail_level: 'name_description', max_output_tokens: 10_000 }, context);
+    expect(result).toEqual({ ok: true, output: 'No tools matched "anything": the catalog is empty.', data: { matches: [], expanded: [] } });
   });
 
   it('keeps descriptions to one bounded line', () => {

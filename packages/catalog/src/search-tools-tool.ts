@@ -41,13 +41,11 @@ export function createSearchToolsTool(options: SearchToolsOptions): ToolImplemen
     schema: searchToolsSchema,
     async execute(raw) {
       const args = raw as SearchToolsArgs;
-      const matches = options.catalog.search(args.query, args.limit);
+      const matches = await options.catalog.find(args.query, args.limit);
       if (matches.length === 0) {
-        return okResult(
-          `No tools matched ${JSON.stringify(args.query)}. Describe what the tool should do (action and service, e.g. "create jira issue") or give its exact name.`,
-          { matches: [], expanded: [] },
-        );
+        return okResult(`No tools matched ${JSON.stringify(args.query)}: the catalog is empty.`, { matches: [], expanded: [] });
       }
+      const weak = matches.every((match) => match.weak);
       const before = new Map(matches.map((match) => [match.entry.name, options.availability(match.entry.name)]));
       const expanded = matches.filter((match) => before.get(match.entry.name) === 'hidden').map((match) => match.entry.name);
       if (expanded.length) options.onMatched(expanded);
@@ -59,11 +57,16 @@ export function createSearchToolsTool(options: SearchToolsOptions): ToolImplemen
       if (next.length) notes.push(`Loaded for your next request (callable from then on): ${next.join(', ')}.`);
       if (now.length) notes.push(`Already callable: ${now.join(', ')}.`);
       const body = lines.join(args.detail_level === 'full' ? '\n\n' : '\n');
-      return okResult(`${body}\n\n${notes.join('\n')}`, {
+      const head = weak
+        ? `No tool matched the words of ${JSON.stringify(args.query)}. Nearest by spelling (weak matches: read each description before calling one; ` +
+          'or search again with the action and service, e.g. "create jira issue", or an exact tool name):\n'
+        : '';
+      return okResult(`${head}${body}\n\n${notes.join('\n')}`, {
         matches: matches.map((match) => ({
           name: match.entry.name,
           score: match.score,
           exact: match.exact,
+          weak: match.weak,
           available: before.get(match.entry.name) === 'callable' ? 'now' : 'next_request',
         })),
         expanded,

@@ -59,14 +59,16 @@ describe('createToolCatalog', () => {
 
   it('adds and removes entries incrementally', () => {
     const catalog = createToolCatalog(ENTRIES);
-    expect(catalog.search('kubernetes pods', 5)).toEqual([]);
+    const strong = (query: string) => catalog.search(query, 5).filter((match) => !match.weak);
+    expect(strong('kubernetes pods')).toEqual([]);
     catalog.add(entry('k8s_get_pods', 'Lists Kubernetes pods.'));
-    expect(names(catalog.search('kubernetes pods', 5))).toEqual(['k8s_get_pods']);
+    expect(names(strong('kubernetes pods'))).toEqual(['k8s_get_pods']);
     expect(names(catalog.search('k8s_get_pods', 5))).toEqual(['k8s_get_pods']);
     expect(catalog.remove('k8s_get_pods')).toBe(true);
     expect(catalog.remove('k8s_get_pods')).toBe(false);
-    expect(catalog.search('kubernetes pods', 5)).toEqual([]);
-    expect(catalog.search('k8s_get_pods', 5)).toEqual([]);
+    expect(strong('kubernetes pods')).toEqual([]);
+    expect(names(catalog.search('kubernetes pods', 25))).not.toContain('k8s_get_pods');
+    expect(names(catalog.search('k8s_get_pods', 25))).not.toContain('k8s_get_pods');
     expect(catalog.get('k8s_get_pods')).toBeUndefined();
     // The name can be registered again.
     catalog.add(entry('k8s_get_pods', 'Lists Kubernetes pods again.'));
@@ -90,7 +92,39 @@ describe('createToolCatalog', () => {
     expect(catalog.list()).toHaveLength(ENTRIES.length);
   });
 
-  it('returns nothing for a query of stop words only', () => {
-    expect(createToolCatalog(ENTRIES).search('the of and', 5)).toEqual([]);
+  it('never comes back empty while it has tools: the nearest spellings, marked weak', () => {
+    const catalog = createToolCatalog(ENTRIES);
+    const nearest = catalog.search('postgress sql querry runner', 5);
+    expect(nearest.length).toBeGreaterThan(0);
+    const unrelated = catalog.search('zzzz qqqq', 3);
+    expect(unrelated).toHaveLength(3);
+    expect(unrelated.every((match) => match.weak && !match.exact)).toBe(true);
+    // Stop words only: nothing to match by word, still the nearest tools.
+    const stopWords = catalog.search('the of and', 2);
+    expect(stopWords).toHaveLength(2);
+    expect(stopWords.every((match) => match.weak)).toBe(true);
+    // A spelling close to one tool's words puts that tool first.
+    expect(names(catalog.search('slak chanel', 1))).toEqual(['slack_post_message']);
+    expect(createToolCatalog([]).search('anything', 5)).toEqual([]);
+  });
+
+  it('ranks a description that says every query word above a name that says one', () => {
+    const catalog = createToolCatalog([
+      entry('pagerduty_trigger_incident', 'Trigger a PagerDuty incident that pages the on-call responder.'),
+      entry('notion_create_page', 'Create a page in a Notion workspace.'),
+      entry('twilio_make_call', 'Place a phone call with Twilio.'),
+    ]);
+    expect(names(catalog.search('pages on-call', 3))[0]).toBe('pagerduty_trigger_incident');
+  });
+
+  it('weighs the object of a request, not only its verb', () => {
+    const catalog = createToolCatalog([
+      entry('github_create_branch', 'Create a new branch in a GitHub repository.'),
+      entry('github_create_pull_request', 'Open a new pull request from a head branch into a base branch.'),
+      entry('notion_create_page', 'Create a page in a Notion workspace.'),
+      entry('browser_take_screenshot', 'Take a screenshot of the current web page.'),
+    ]);
+    expect(names(catalog.search('open a PR for my branch', 2))[0]).toBe('github_create_pull_request');
+    expect(names(catalog.search('take a picture of the web page', 2))[0]).toBe('browser_take_screenshot');
   });
 });

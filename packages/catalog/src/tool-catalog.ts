@@ -1,9 +1,11 @@
-import MiniSearch, { type SearchResult } from 'minisearch';
 import { ToolHostError } from '@toolhost/core';
 import type { CatalogEntry, CatalogMatch } from './catalog-entry.js';
 import { catalogEntrySchema } from './catalog-entry-schema.js';
-import { buildQueryTerms, type QueryTerm } from './query-terms.js';
-import { indexTerms, nameKey } from './search-text.js';
+import { CatalogEmbeddings, type CatalogEmbedder } from './catalog-embeddings.js';
+import { LexicalIndex, insertRanked, type LexicalHit } from './lexical-index.js';
+import { buildQueryTerms } from './query-terms.js';
+import { indexTerms, nameKey, splitWords } from './search-text.js';
+import { WeakMatchIndex } from './weak-match-index.js';
 
 /** A searchable set of catalog entries that can change at run time. */
 export interface ToolCatalog {
@@ -14,43 +16,40 @@ export interface ToolCatalog {
   get(name: string): CatalogEntry | undefined;
   /** Every entry, in insertion order. */
   list(): CatalogEntry[];
-  /** Ranks entries for a query: tools named exactly come first (in query order), then the best matches up to `limit`. */
+  /**
+   * Ranks entries for a query by their words: tools named exactly come first (in query order), then the best matches
+   * up to `limit`. When no word matches, the nearest spellings come back marked `weak`; never empty unless the catalog is.
+   */
   search(query: string, limit: number): CatalogMatch[];
+  /**
+   * Like {@link ToolCatalog.search}, but with the catalog's embedder (if any) fused in: hybrid ranking by reciprocal rank
+   * fusion of the word ranking and embedding similarity. Without an embedder, or if it fails, this is `search`.
+   */
+  find(query: string, limit: number): Promise<CatalogMatch[]>;
 }
+
+/** Options of {@link createToolCatalog}. */
+export interface ToolCatalogOptions {
+  /** Embeds tool texts and queries for hybrid ranking in {@link ToolCatalog.find}; each tool is embedded once and cached. */
+  embedder?: CatalogEmbedder;
+}
+
+/**
+ * Reciprocal rank fusion: a tool at rank r (from 1) of a ranking adds weight / (k + r). The word ranking weighs twice
+ * the embedding ranking: on the real-server tuning requests, equal weights let a weak embedder (averaged GloVe word
+ * vectors, or hashed words) pull top-1 below the word ranking alone.
+ */
+const FUSION_WEIGHTS = { k: 5, lexical: 1, embedding: 0.5 };
+/** Weight of each ranking's relative score (score / its best): small, it only orders tools whose rank sums are equal. */
+const RRF_TIE_BREAK = 1e-4;
+/** How deep each ranking is read for fusion. */
+const FUSION_DEPTH = 50;
 
 /** Tool names every provider accepts (OpenAI, Anthropic and MCP clients): letters, digits, `_` and `-`. */
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** Field boosts: the name says most about what a tool does, tags name the service, parameters say least. */
-const FIELD_BOOST = { name: 3, tags: 1.5, description: 1, parameters: 0.5 };
-const FIELDS = Object.keys(FIELD_BOOST);
-/** Extra weight for a tool whose name words are all covered by the query (scaled by the share covered). */
-const NAME_COVERAGE_BONUS = 1;
-/**
- * Upper bound of final score / minisearch score for terms that each cover one query word: coverage factor (<= 2) x
- * name bonus (<= 1 + NAME_COVERAGE_BONUS); a compound term covering two words doubles it.
- */
-const MAX_GAIN = 2 * (1 + NAME_COVERAGE_BONUS);
 /** Exact-name selections beyond `limit` are still returned, up to this many. */
 const MAX_EXACT = 25;
-
-/** What minisearch indexes: each field holds its index terms (already split, stop-word filtered and stemmed), space-separated. */
-interface IndexedTool {
-  id: string;
-  name: string;
-  description: string;
-  parameters: string;
-  tags: string;
-}
-
-interface ToolRecord {
-  entry: CatalogEntry;
-  document: IndexedTool;
-  /** Index terms of the name, for the name-coverage bonus. */
-  nameTerms: Set<string>;
-  /** Every distinct index term of the tool, for the vocabulary. */
-  terms: Set<string>;
-}
 
 function parameterText(entry: CatalogEntry): string {
   let schema: Record<string, unknown>;
@@ -71,24 +70,26 @@ function parameterText(entry: CatalogEntry): string {
   return parts.join('. ');
 }
 
-/** Inserts a score into a descending list kept at `size` entries. */
-function insertTopScore(top: number[], score: number, size: number): void {
-  let position = top.length;
-  while (position > 0 && top[position - 1] < score) position--;
-  top.splice(position, 0, score);
-  if (top.length > size) top.pop();
+/** Index terms of a description's first sentence (what the tool does) and of the rest (notes, examples). */
+function descriptionFields(description: string): { summary: string[]; details: string[] } {
+  const text = description.trim();
+  // The first ". " (or "!", "?", a line break) that does not end an abbreviation such as "e.g.".
+  const end = /(?<!\b(?:e\.g|i\.e|etc|vs|approx))[.!?](\s|$)|\n/.exec(text);
+  const cut = end ? end.index + 1 : text.length;
+  return { summary: indexTerms(text.slice(0, cut)), details: indexTerms(text.slice(cut)) };
 }
 
-/** Scores are rounded to this step, so float noise from insertion order cannot break a tie. */
-const SCORE_STEP = 1e-6;
-
-function roundScore(score: number): number {
-  return Math.round(score / SCORE_STEP) * SCORE_STEP;
+/** The best `size` hits in rank order (score, then name), without sorting them all. */
+function topHits(hits: LexicalHit[], size: number): LexicalHit[] {
+  const top: LexicalHit[] = [];
+  for (const hit of hits) insertRanked(top, hit, size);
+  return top;
 }
 
-function byScoreThenName(a: CatalogMatch, b: CatalogMatch): number {
-  if (a.score !== b.score) return b.score - a.score;
-  return a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0;
+/** Ranked scores relative to the best match (1), to three decimals; exact selections also score 1 and come first. */
+function relativeScores(ranked: CatalogMatch[]): CatalogMatch[] {
+  const best = ranked[0]?.score ?? 0;
+  return ranked.map((match) => ({ ...match, score: best > 0 ? Math.round((match.score / best) * 1000) / 1000 : 0 }));
 }
 
 /** Splits a query into the tools it names exactly and the remaining free text. */
@@ -106,20 +107,15 @@ function splitNamedTools(query: string, lookup: (token: string) => string | unde
   return { named, text: rest.join(' ') };
 }
 
-/** Creates a catalog over `entries`, indexed with minisearch (incremental add and remove). */
-export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
-  const records = new Map<string, ToolRecord>();
+/** Creates a catalog over `entries` with an incremental lexical index (add and remove at run time). */
+export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCatalogOptions = {}): ToolCatalog {
+  const records = new Map<string, CatalogEntry>();
   /** Lower-case name and name key → entry names (first registered first), for exact-name queries. */
   const byKey = new Map<string, string[]>();
-  /** Index term → number of tools that contain it (lets a query term find a transposed spelling). */
-  const vocabulary = new Map<string, number>();
-  const index = new MiniSearch<IndexedTool>({
-    fields: FIELDS,
-    storeFields: [],
-    tokenize: (text) => text.split(' '),
-    processTerm: (term) => term || null,
-    autoVacuum: false,
-  });
+  const index = new LexicalIndex();
+  const weak = new WeakMatchIndex();
+  if (options.embedder !== undefined && typeof options.embedder !== 'function') throw new ToolHostError('invalid_options', 'catalog embedder must be a function');
+  const embeddings = options.embedder ? new CatalogEmbeddings(options.embedder) : undefined;
 
   const keysOf = (name: string) => [...new Set([name.toLowerCase(), nameKey(name)])];
 
@@ -138,23 +134,15 @@ export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
   };
 
   const addOne = (entry: CatalogEntry) => {
-    const fields = {
+    index.add(entry.name, {
       name: indexTerms(entry.name),
-      description: indexTerms(entry.description),
+      ...descriptionFields(entry.description),
       parameters: indexTerms(parameterText(entry)),
       tags: indexTerms((entry.tags ?? []).join(', ')),
-    };
-    const document: IndexedTool = {
-      id: entry.name,
-      name: fields.name.join(' '),
-      description: fields.description.join(' '),
-      parameters: fields.parameters.join(' '),
-      tags: fields.tags.join(' '),
-    };
-    const terms = new Set([...fields.name, ...fields.description, ...fields.parameters, ...fields.tags]);
-    index.add(document);
-    records.set(entry.name, { entry, document, nameTerms: new Set(fields.name), terms });
-    for (const term of terms) vocabulary.set(term, (vocabulary.get(term) ?? 0) + 1);
+    });
+    weak.add(entry.name, `${splitWords(entry.name).join(' ')} ${entry.description}`);
+    embeddings?.add(entry);
+    records.set(entry.name, entry);
     for (const key of keysOf(entry.name)) {
       const names = byKey.get(key);
       if (names) names.push(entry.name);
@@ -174,34 +162,15 @@ export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
   };
 
   const rank = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] => {
-    const { terms, groups } = buildQueryTerms(text, (term) => vocabulary.has(term));
-    if (terms.length === 0) return [];
-    const results = index.search(terms.map((term) => term.term).join(' '), {
-      tokenize: (query) => query.split(' '),
-      processTerm: (term) => term,
-      boost: FIELD_BOOST,
-      combineWith: 'OR',
-      fuzzy: (_term, i) => terms[i].fuzzy,
-      prefix: (_term, i) => terms[i].prefix,
-      boostTerm: (_term, i) => terms[i].weight,
-    });
-    const termsByText = new Map<string, QueryTerm>(terms.map((term) => [term.term, term]));
-    // minisearch sorts by (sum of term scores) x (matched terms). The final score divides out the matched terms and
-    // multiplies by the matched query words and two bounded bonuses, so it is at most `gain` x the minisearch score:
-    // once a result's bound falls below the `needed`-th best final score, no later result can enter the top.
-    const gain = MAX_GAIN * Math.max(...terms.map((term) => term.groups.length));
-    const kept: CatalogMatch[] = [];
-    const top: number[] = [];
-    for (const result of results) {
-      if (top.length >= needed && result.score * gain + SCORE_STEP < top[needed - 1]) break;
-      const record = records.get(result.id as string);
-      if (!record || exclude.has(record.entry.name)) continue;
-      const score = roundScore(scoreOf(result, record, termsByText, groups));
-      kept.push({ entry: record.entry, score, exact: false });
-      insertTopScore(top, score, needed);
-    }
-    return kept.sort(byScoreThenName).slice(0, needed);
+    const { terms, groups } = buildQueryTerms(text, (term) => index.has(term));
+    return index.rank(terms, groups, needed, exclude).map((hit) => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: false }));
   };
+
+  const exactMatches = (named: string[]): CatalogMatch[] =>
+    named.slice(0, MAX_EXACT).map((name) => ({ entry: records.get(name)!, score: 1, exact: true, weak: false }));
+
+  const weakMatches = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] =>
+    topHits(weak.rank(text).filter((hit) => !exclude.has(hit.id)), needed).map((hit) => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: true }));
 
   const catalog: ToolCatalog = {
     add(entry) {
@@ -216,15 +185,11 @@ export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
       for (const item of list) addOne(item);
     },
     remove(name) {
-      const record = records.get(name);
-      if (!record) return false;
-      index.remove(record.document);
+      if (!records.has(name)) return false;
+      index.remove(name);
+      weak.remove(name);
+      embeddings?.remove(name);
       records.delete(name);
-      for (const term of record.terms) {
-        const count = (vocabulary.get(term) ?? 1) - 1;
-        if (count > 0) vocabulary.set(term, count);
-        else vocabulary.delete(term);
-      }
       for (const key of keysOf(name)) {
         const names = byKey.get(key)?.filter((other) => other !== name);
         if (names?.length) byKey.set(key, names);
@@ -232,72 +197,45 @@ export function createToolCatalog(entries: CatalogEntry[] = []): ToolCatalog {
       }
       return true;
     },
-    get: (name) => records.get(name)?.entry,
-    list: () => [...records.values()].map((record) => record.entry),
+    get: (name) => records.get(name),
+    list: () => [...records.values()],
     search(query, limit) {
       const { named, text } = splitNamedTools(query, lookupName);
-      const exact: CatalogMatch[] = named.slice(0, MAX_EXACT).map((name) => ({ entry: records.get(name)!.entry, score: 1, exact: true }));
+      const exact = exactMatches(named);
       if (exact.length >= limit) return exact;
-      const ranked = rank(text, new Set(named), limit - exact.length);
-      const best = ranked[0]?.score ?? 0;
-      // Ranked scores are reported relative to the best match (1); exact selections also score 1 and come first.
-      const scaled = ranked.map((match) => ({ ...match, score: best > 0 ? Math.round((match.score / best) * 1000) / 1000 : 0 }));
-      return [...exact, ...scaled];
+      let ranked = rank(text, new Set(named), limit - exact.length);
+      // Never nothing while the catalog has tools: the nearest spellings, marked weak.
+      if (ranked.length === 0 && exact.length === 0) ranked = weakMatches(query, new Set(), limit);
+      return [...exact, ...relativeScores(ranked)];
+    },
+    async find(query, limit) {
+      const { named, text } = splitNamedTools(query, lookupName);
+      if (!embeddings || !text.trim() || records.size === 0) return catalog.search(query, limit);
+      const exact = exactMatches(named);
+      if (exact.length >= limit) return exact;
+      let queryVector: Float64Array;
+      try {
+        queryVector = await embeddings.prepare(text);
+      } catch {
+        return catalog.search(query, limit);
+      }
+      const exclude = new Set(named);
+      const fused = new Map<string, number>();
+      // Each ranking adds weight / (k + rank); its scores relative to its best break ties between equal rank sums.
+      const fuse = (ranked: { id: string; score: number }[], weight: number) => {
+        const best = ranked[0]?.score ?? 0;
+        ranked.forEach(({ id, score }, position) => {
+          const relative = best > 0 ? Math.max(0, score) / best : 0;
+          fused.set(id, (fused.get(id) ?? 0) + weight / (FUSION_WEIGHTS.k + position + 1) + RRF_TIE_BREAK * relative);
+        });
+      };
+      fuse(rank(text, exclude, FUSION_DEPTH).map((match) => ({ id: match.entry.name, score: match.score })), FUSION_WEIGHTS.lexical);
+      fuse(embeddings.rank(queryVector, exclude, FUSION_DEPTH), FUSION_WEIGHTS.embedding);
+      const hits = [...fused].filter(([id]) => records.has(id)).map(([id, score]) => ({ id, score }));
+      const ranked = topHits(hits, limit - exact.length).map((hit) => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: false }));
+      return [...exact, ...relativeScores(ranked)];
     },
   };
   catalog.add(entries);
   return catalog;
-}
-
-function withinDistance(a: string, b: string, limit: number): boolean {
-  if (Math.abs(a.length - b.length) > limit) return false;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      rowMin = Math.min(rowMin, current[j]);
-    }
-    if (rowMin > limit) return false;
-    previous = current;
-  }
-  return previous[b.length] <= limit;
-}
-
-/** How many of the tool's name words the query covers, each query term covering at most one name word. */
-function nameHitsOf(result: SearchResult, record: ToolRecord, termsByText: Map<string, QueryTerm>): number {
-  const used = new Set<string>();
-  const loose: string[] = [];
-  let hits = 0;
-  for (const [derived, fields] of Object.entries(result.match)) {
-    if (!fields.includes('name') || !record.nameTerms.has(derived)) continue;
-    if (termsByText.has(derived)) {
-      used.add(derived);
-      hits += 1;
-    } else loose.push(derived);
-  }
-  for (const derived of loose) {
-    for (const queryTerm of result.queryTerms) {
-      if (used.has(queryTerm)) continue;
-      const term = termsByText.get(queryTerm);
-      if (!term) continue;
-      const matches = (term.prefix && derived.startsWith(queryTerm)) || (term.fuzzy !== false && withinDistance(queryTerm, derived, term.fuzzy));
-      if (!matches) continue;
-      used.add(queryTerm);
-      hits += 1;
-      break;
-    }
-  }
-  return hits;
-}
-
-function scoreOf(result: SearchResult, record: ToolRecord, termsByText: Map<string, QueryTerm>, groups: number): number {
-  const matchedGroups = new Set<number>();
-  for (const queryTerm of result.queryTerms) for (const group of termsByText.get(queryTerm)?.groups ?? []) matchedGroups.add(group);
-  const base = result.score / Math.max(1, result.queryTerms.length);
-  const nameCoverage = record.nameTerms.size ? Math.min(1, nameHitsOf(result, record, termsByText) / record.nameTerms.size) : 0;
-  const coverage = groups ? matchedGroups.size / groups : 0;
-  return base * matchedGroups.size * (1 + coverage) * (1 + NAME_COVERAGE_BONUS * nameCoverage);
 }

@@ -88,10 +88,13 @@ export function budgetHeadTail(source: HeadTailSource, budget: number, tokenizer
   let available = limit - tokenizer.count(truncationMarker(totalTokens, estimated, note));
   if (available < 2) return fallback();
   for (;;) {
-    const head = snapHead(tokenizer.head(source.head, Math.ceil(available / 2)));
-    const headTokens = tokenizer.count(head);
-    const tail = snapTail(tokenizer.tail(gap ? source.tail : source.head.slice(head.length), Math.max(0, available - headTokens)));
-    const kept = headTokens + tokenizer.count(tail);
+    const headLimit = Math.ceil(available / 2);
+    const head = snapHead(tokenizer.head(source.head, headLimit));
+    // With an estimated total the kept tokens need not be exact: the head's limit bounds its tokens, saving a count.
+    const headTokens = estimated ? headLimit : tokenizer.count(head);
+    const tailLimit = Math.max(0, available - headTokens);
+    const tail = snapTail(tokenizer.tail(gap ? source.tail : source.head.slice(head.length), tailLimit));
+    const kept = headTokens + (estimated ? tailLimit : tokenizer.count(tail));
     const omittedTokens = Math.max(gap ? 1 : 0, totalTokens - kept);
     const text = head + truncationMarker(omittedTokens, estimated, note) + tail;
     const total = tokenizer.count(text);

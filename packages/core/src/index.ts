@@ -36,3 +36,13 @@ export { normalizeWorkspacePath, resolveWorkspacePath, type WorkspacePathCheck }
 export { createMemoryWorkspace, type MemoryWorkspace, type MemoryFileInput } from './memory-workspace.js';
 export { createMemorySpool, type Spool, type SpoolWriter, type MemorySpool } from './spool.js';
 export type { ShellKind, ToolContext, ToolImplementation } from './tool-implementation.js';
+export {
+  applyShellEnvironmentPolicy,
+  commandEnvironment,
+  checkShellEnvironmentPolicy,
+  CORE_ENVIRONMENT_VARIABLES,
+  DEFAULT_EXCLUDED_VARIABLES,
+  COMMAND_ENVIRONMENT_DEFAULTS,
+  type ShellEnvironmentPolicy,
+  type ShellEnvironmentInherit,
+} from './shell-environment.js';

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Spool, SpoolWriter } from './spool.js';
 
+/** Bytes a spool file may have waiting for the disk before its writer asks the producer to pause. */
+const SPOOL_BACKLOG_BYTES = 1 << 20;
+
 /** A spool over a folder on disk; `dispose()` removes the folder when the spool created it. */
 export function createFileSpool(directory?: string): Spool & { readonly directory: string } {
   let dir = directory;
@@ -19,7 +22,8 @@ export function createFileSpool(directory?: string): Spool & { readonly director
   const openWriter = (label: string): SpoolWriter => {
     const safe = label.replace(/[^a-zA-Z0-9_.-]+/g, '-').slice(0, 60) || 'output';
     const path = join(ensure(), `${String(++counter).padStart(4, '0')}-${safe}.log`);
-    const stream = createWriteStream(path);
+    // A 1 MB backlog before backpressure: with the default 16 KB every 64 KB read of a busy command paused it.
+    const stream = createWriteStream(path, { highWaterMark: SPOOL_BACKLOG_BYTES });
     created.push(path);
     open.add(stream);
     let bytes = 0;

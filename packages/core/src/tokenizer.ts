@@ -57,6 +57,15 @@ function within(text: string, limit: number): boolean {
   return true;
 }
 
+/** Characters per wanted token in the first window `head`/`tail` encode: enough for prose, twice too many for dense text. */
+const WINDOW_CHARS_PER_TOKEN = 4.5;
+
+/** The next window size: scaled by the characters per token just seen, with a margin, and at least doubled. */
+function grownWindow(size: number, windowChars: number, tokens: number, wanted: number): number {
+  const perToken = windowChars / Math.max(1, tokens);
+  return Math.max(size * 2, Math.ceil(perToken * wanted * 1.25) + 64);
+}
+
 function decodedPrefix(text: string, tokens: number[], count: number): string {
   if (count <= 0) return '';
   if (count >= tokens.length) return text;
@@ -73,18 +82,18 @@ export const gptTokenizer: Tokenizer = {
   isWithin: within,
   head(text, maxTokens) {
     if (maxTokens <= 0) return '';
-    // Encode only a window around the cut, widened until it holds enough tokens.
-    let size = maxTokens * 6 + 64;
+    // Encode only a window around the cut, widened (by the characters per token seen so far) until it holds enough tokens.
+    let size = maxTokens * WINDOW_CHARS_PER_TOKEN + 64;
     for (;;) {
       const window = text.slice(0, Math.min(text.length, size));
       const tokens = encodeText(window);
       if (tokens.length > maxTokens || window.length === text.length) return decodedPrefix(window, tokens, maxTokens);
-      size *= 2;
+      size = grownWindow(size, window.length, tokens.length, maxTokens);
     }
   },
   tail(text, maxTokens) {
     if (maxTokens <= 0) return '';
-    let size = maxTokens * 6 + 64;
+    let size = maxTokens * WINDOW_CHARS_PER_TOKEN + 64;
     for (;;) {
       const window = text.slice(Math.max(0, text.length - size));
       const tokens = encodeText(window);
@@ -94,7 +103,7 @@ export const gptTokenizer: Tokenizer = {
         while (suffix.length > 0 && !window.endsWith(suffix)) suffix = suffix.slice(1);
         return suffix;
       }
-      size *= 2;
+      size = grownWindow(size, window.length, tokens.length, maxTokens);
     }
   },
 };

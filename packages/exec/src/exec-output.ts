@@ -8,6 +8,8 @@ export interface ExecOutputParts {
   /** Set when the process is still running. */
   sessionId?: number;
   originalTokenCount: number;
+  /** True when `originalTokenCount` was extrapolated from samples (shown as `~N`); small outputs are always counted exactly. */
+  originalTokenCountEstimated?: boolean;
   /** The budgeted preview of the output. */
   preview: string;
   /** Extra lines shown before `Output:` (e.g. a pruned session). */
@@ -19,7 +21,7 @@ export function formatExecOutput(parts: ExecOutputParts): string {
   const lines = [`Chunk ID: ${parts.chunkId}`, `Wall time: ${(parts.wallTimeMs / 1000).toFixed(4)} seconds`];
   if (parts.exitCode !== undefined) lines.push(`Process exited with code ${parts.exitCode}`);
   else if (parts.sessionId !== undefined) lines.push(`Process running with session ID ${parts.sessionId}`);
-  lines.push(`Original token count: ${parts.originalTokenCount}`);
+  lines.push(`Original token count: ${parts.originalTokenCountEstimated ? '~' : ''}${parts.originalTokenCount}`);
   for (const note of parts.notes ?? []) lines.push(note);
   lines.push('Output:', parts.preview);
   return lines.join('\n');

@@ -75,14 +75,34 @@ describe('buildExecResponse', () => {
         else expect(result.output, where).not.toContain('/tmp/');
         // Whole lines only: every line is one the full response could have.
         for (const line of result.output.split('\n')) expect(line, where).not.toMatch(/^(Chunk ID: [0-9a-f]{0,5}|Wall time: [\d.]*|Process exited with co?d?e?)$/);
-        if (budget >= 6) expect(result.output, where).toContain('Process exited with code 0');
+        if (budget >= 9) expect(result.output, where).toContain('Process exited with code 0');
+        // However small the budget, the exit status and the fact that output was left out come through.
+        if (budget >= 2) expect(result.output, where).toMatch(/^(.*\n)*(Process exited with code 0|exit 0|0)(, output cut|…|\n.*Full output: .*)?(\n.*)*$/);
+        if (budget >= 2) expect(result.output, where).toMatch(/output cut|…|Full output/);
+        if (budget === 1) expect(result.output, where).toBe('0');
         if (budget >= 40) expect(result.output, where).toContain(`Full output: ${spool}`);
       }
     }
     const tiny = buildExecResponse({ wallTimeMs: 37, exitCode: 0, captured: gap, tokenizer: gptTokenizer, maxOutputTokens: 10, spoolPath: () => spool });
-    expect(tiny.output).toBe('Process exited with code 0');
+    expect(tiny.output).toBe('Process exited with code 0, output cut');
+    const two = buildExecResponse({ wallTimeMs: 37, exitCode: 3, captured: gap, tokenizer: gptTokenizer, maxOutputTokens: 2, spoolPath: () => spool });
+    expect(two.output).toBe('3…');
+    const four = buildExecResponse({ wallTimeMs: 37, exitCode: 3, captured: gap, tokenizer: gptTokenizer, maxOutputTokens: 4, spoolPath: () => spool });
+    expect(four.output).toBe('exit 3…');
     const running = buildExecResponse({ wallTimeMs: 37, sessionId: 4, captured: gap, tokenizer: gptTokenizer, maxOutputTokens: 40, spoolPath: () => spool });
     expect(running.output).toBe(`Process running with session ID 4\nFull output: ${spool}`);
+  });
+
+  test('a large window that is cut gets an estimated count, marked ~N; one shown whole is counted exactly', () => {
+    const big: CapturedText = { head: lines(0, 20_000), tail: '', omittedChars: 0 };
+    const cut = buildExecResponse({ wallTimeMs: 5, exitCode: 0, captured: big, tokenizer: gptTokenizer, maxOutputTokens: 300, spoolPath: () => '/tmp/x.log' });
+    const shown = Number(/Original token count: ~(\d+)\n/.exec(cut.output)?.[1]);
+    const exact = gptTokenizer.count(big.head);
+    expect(Math.abs(shown - exact) / exact).toBeLessThan(0.1);
+    expect(cut.data?.original_token_count).toBe(shown);
+    const whole: CapturedText = { head: lines(0, 6_000), tail: '', omittedChars: 0 };
+    const fits = buildExecResponse({ wallTimeMs: 5, exitCode: 0, captured: whole, tokenizer: gptTokenizer, maxOutputTokens: 50_000, spoolPath: () => undefined });
+    expect(fits.output).toContain(`Original token count: ${gptTokenizer.count(whole.head)}\nOutput:\n`);
   });
 
   test('windowTokenCount is exact without a gap', () => {

@@ -3,7 +3,13 @@ import { formatExecOutput, newChunkId, type ExecOutputParts } from './exec-outpu
 import type { CapturedText } from './output-window.js';
 
 /** Characters sampled at each end of a window too large to count in full. */
-const ESTIMATE_SAMPLE = 64 * 1024;
+const ESTIMATE_SAMPLE = 4 * 1024;
+
+/**
+ * Windows up to this many characters are counted exactly; larger ones are estimated (and shown as `~N`): tokenizing
+ * runs at about 8 MB/s, so counting 100 KB would cost more than the command that printed it.
+ */
+export const EXACT_TOKEN_COUNT_CHARS = 32 * 1024;
 
 /** What one exec_command / write_stdin response is made of. */
 export interface ExecResponseInput {
@@ -22,15 +28,30 @@ export interface ExecResponseInput {
   spoolPath(): string | undefined;
 }
 
-/** Tokens of the whole window: exact when it is all in memory, else extrapolated from samples of both ends. */
-export function windowTokenCount(captured: CapturedText, tokenizer: Tokenizer): number {
-  if (captured.omittedChars === 0) return tokenizer.count(captured.head + captured.tail);
+/** Tokens of the whole window, and whether the count is an estimate. */
+export interface WindowTokenCount {
+  tokens: number;
+  estimated: boolean;
+  /** Characters per token in what was counted (set with an estimate). */
+  charsPerToken?: number;
+}
+
+/** Tokens of the whole window: exact up to {@link EXACT_TOKEN_COUNT_CHARS}, else extrapolated from samples of both ends. */
+export function countWindowTokens(captured: CapturedText, tokenizer: Tokenizer): WindowTokenCount {
+  const total = captured.head.length + captured.tail.length + captured.omittedChars;
+  if (captured.omittedChars === 0 && total <= EXACT_TOKEN_COUNT_CHARS) return { tokens: tokenizer.count(captured.head + captured.tail), estimated: false };
+  const source = captured.tail.length > 0 ? captured.tail : captured.head;
   const headSample = captured.head.slice(0, ESTIMATE_SAMPLE);
-  const tailSample = captured.tail.slice(Math.max(0, captured.tail.length - ESTIMATE_SAMPLE));
+  const tailSample = source.slice(Math.max(source === captured.head ? headSample.length : 0, source.length - ESTIMATE_SAMPLE));
   const sampled = headSample.length + tailSample.length;
-  if (sampled === 0) return 0;
+  if (sampled === 0) return { tokens: 0, estimated: false };
   const ratio = (tokenizer.count(headSample) + tokenizer.count(tailSample)) / sampled;
-  return Math.max(1, Math.round(ratio * (captured.head.length + captured.tail.length + captured.omittedChars)));
+  return { tokens: Math.max(1, Math.round(ratio * total)), estimated: true, charsPerToken: ratio > 0 ? 1 / ratio : 4 };
+}
+
+/** Tokens of the whole window: exact when it is small, else extrapolated from samples of both ends. */
+export function windowTokenCount(captured: CapturedText, tokenizer: Tokenizer): number {
+  return countWindowTokens(captured, tokenizer).tokens;
 }
 
 /**
@@ -60,7 +81,78 @@ function compactResponse(parts: ExecOutputParts, spoolPath: string | undefined, 
     }
   }
   for (let index = 0; index < header.length; index++) if (!chosen[index]) tryLine(index);
-  return render(chosen, pathLines);
+  const compact = render(chosen, pathLines);
+  const omitted = omittedTokens > 0;
+  if (status >= 0 && chosen[status] && (pathLines.length > 0 || !omitted)) return compact;
+  // Too small a budget for the header's status line and the spool path: the shortest forms that still say how the
+  // process stands and that output was left out.
+  for (const form of statusForms(parts, omitted)) if (tokenizer.isWithin(form, limit)) return form;
+  return compact;
+}
+
+/** Ever shorter statements of the process state (and of the cut), for budgets too small for the header. */
+function statusForms(parts: ExecOutputParts, omitted: boolean): string[] {
+  const cut = omitted ? ', output cut' : '';
+  const more = omitted ? '…' : '';
+  if (parts.exitCode !== undefined) {
+    const code = parts.exitCode;
+    return [`Process exited with code ${code}${cut}`, `exit ${code}${cut}`, `exit ${code}${more}`, `${code}${more}`, `${code}`];
+  }
+  if (parts.sessionId !== undefined) {
+    const id = parts.sessionId;
+    return [`Process running with session ID ${id}${cut}`, `session ${id}${cut}`, `session ${id}${more}`, `running${more}`];
+  }
+  return omitted ? ['output cut', '…'] : [];
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** The first `chars` characters, ending at a line end when one is in the last quarter, never inside a surrogate pair. */
+function headByChars(text: string, chars: number): string {
+  let end = Math.max(0, Math.min(text.length, Math.floor(chars)));
+  if (end < text.length && end > 0 && isLowSurrogate(text.charCodeAt(end))) end -= 1;
+  const cut = text.lastIndexOf('\n', end - 1);
+  return cut >= end * 0.75 ? text.slice(0, cut + 1) : text.slice(0, end);
+}
+
+/** The last `chars` characters of `text[from..]`, starting after a line end when one is in the first quarter. */
+function tailByChars(text: string, chars: number, from: number): string {
+  let start = Math.max(from, text.length - Math.max(0, Math.floor(chars)));
+  if (start > from && start < text.length && isLowSurrogate(text.charCodeAt(start))) start += 1;
+  const cut = text.indexOf('\n', start);
+  const room = text.length - start;
+  return cut >= 0 && cut - start < room * 0.25 && cut < text.length - 1 ? text.slice(cut + 1) : text.slice(start);
+}
+
+/**
+ * The preview of a window whose count is an estimate: head and tail cut by characters at the window's measured
+ * characters per token, then the whole response checked once with the tokenizer (and cut shorter if over). Budgeting
+ * by tokens would tokenize several times what is shown; here only the response is.
+ */
+function previewByCharacters(
+  parts: ExecOutputParts,
+  source: { head: string; tail: string },
+  counted: WindowTokenCount,
+  available: number,
+  limit: number,
+  tokenizer: Tokenizer,
+  note: string | undefined,
+): string | undefined {
+  const perToken = counted.charsPerToken ?? 4;
+  const markerTokens = tokenizer.count(truncationMarker(counted.tokens, true, note));
+  let room = available - markerTokens;
+  for (let attempt = 0; attempt < 6 && room >= 2; attempt++) {
+    const head = headByChars(source.head, (room / 2) * perToken * 0.95);
+    const tailSource = source.tail.length > 0 ? source.tail : source.head;
+    const tail = tailByChars(tailSource, (room / 2) * perToken * 0.95, source.tail.length > 0 ? 0 : head.length);
+    const omitted = Math.max(1, Math.round(counted.tokens - (head.length + tail.length) / perToken));
+    const output = formatExecOutput({ ...parts, preview: head + truncationMarker(omitted, true, note) + tail });
+    if (tokenizer.isWithin(output, limit)) return output;
+    room = Math.floor(room * 0.8);
+  }
+  return undefined;
 }
 
 /**
@@ -70,30 +162,47 @@ function compactResponse(parts: ExecOutputParts, spoolPath: string | undefined, 
 export function buildExecResponse(input: ExecResponseInput): ToolResult {
   const { captured, tokenizer } = input;
   const limit = input.maxOutputTokens;
-  const originalTokens = windowTokenCount(captured, tokenizer);
+  const counted = countWindowTokens(captured, tokenizer);
+  const complete = captured.omittedChars === 0;
+  const whole = complete ? captured.head + captured.tail : '';
+  // A window shown whole is counted exactly whatever its size (the budget check tokenizes it anyway).
+  // Whether the whole window could fit at all; when it cannot, no smaller budget below is tried with it again.
+  // An estimate of more than twice the budget (from both ends) is not checked against the whole text.
+  const wholeMayFit = complete && !(counted.estimated && counted.tokens > 2 * limit) && tokenizer.isWithin(whole, limit);
+  if (counted.estimated && wholeMayFit) Object.assign(counted, { tokens: tokenizer.count(whole), estimated: false });
+  const originalTokens = counted.tokens;
   const parts = {
     chunkId: input.chunkId ?? newChunkId(),
     wallTimeMs: input.wallTimeMs,
     exitCode: input.exitCode,
     sessionId: input.exitCode === undefined ? input.sessionId : undefined,
     originalTokenCount: originalTokens,
+    originalTokenCountEstimated: counted.estimated,
     notes: input.notes,
   };
-  const complete = captured.omittedChars === 0;
-  const whole = complete ? captured.head + captured.tail : '';
   let available = limit - tokenizer.count(formatExecOutput({ ...parts, preview: '' }));
   let truncated = !complete;
   let spoolPath: string | undefined;
   let output = '';
   let fitted = false;
-  for (let attempt = 0; attempt < 8 && available > 0; attempt++) {
+  if (counted.estimated && !wholeMayFit && available > 0) {
+    truncated = true;
+    spoolPath = input.spoolPath();
+    const note = spoolPath ? `Full output: ${spoolPath}` : undefined;
+    const fast = previewByCharacters({ ...parts, preview: '' }, complete ? { head: whole, tail: '' } : captured, counted, available, limit, tokenizer, note);
+    if (fast !== undefined) {
+      output = fast;
+      fitted = true;
+    }
+  }
+  for (let attempt = 0; attempt < 8 && available > 0 && !fitted; attempt++) {
     let preview: string;
-    if (complete && !truncated && tokenizer.isWithin(whole, available)) preview = whole;
+    if (wholeMayFit && !truncated && tokenizer.isWithin(whole, available)) preview = whole;
     else {
       truncated = true;
       spoolPath ??= input.spoolPath();
       const note = spoolPath ? `Full output: ${spoolPath}` : undefined;
-      const source = complete ? { head: whole, tail: '', totalTokens: originalTokens, estimated: false } : { head: captured.head, tail: captured.tail, totalTokens: originalTokens, estimated: true };
+      const source = { head: complete ? whole : captured.head, tail: complete ? '' : captured.tail, totalTokens: originalTokens, estimated: counted.estimated };
       const budgeted = budgetHeadTail(source, available, tokenizer, note);
       // Without room for the whole spool path the preview would hide where the output went: go compact instead.
       if (note !== undefined && !budgeted.noteShown) break;

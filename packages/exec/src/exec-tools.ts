@@ -1,4 +1,14 @@
-import { ErrorCode, errorResult, resolveWorkspacePath, type ToolContext, type ToolImplementation, type ToolResult } from '@toolhost/core';
+import {
+  ErrorCode,
+  checkShellEnvironmentPolicy,
+  commandEnvironment,
+  errorResult,
+  resolveWorkspacePath,
+  type ShellEnvironmentPolicy,
+  type ToolContext,
+  type ToolImplementation,
+  type ToolResult,
+} from '@toolhost/core';
 import { execCommandSchema, normalizeWriteStdinArgs, writeStdinSchema, YIELD_TIME_BOUNDS, type ExecCommandArgs, type WriteStdinArgs } from './exec-schema.js';
 import { defaultExecGateway, type ExecGateway } from './exec-gateway.js';
 import { buildExecResponse } from './exec-response.js';
@@ -24,7 +34,9 @@ export interface ExecToolsOptions {
   maxSessions?: number;
   /** PTY size for `tty:true` (default 24 rows × 80 columns). */
   terminalSize?: { rows: number; cols: number };
-  /** Extra environment variables for every command (applied over the defaults). */
+  /** Which of the host's environment variables commands get, and what is added (default: all but credential-like names). */
+  shellEnvironment?: ShellEnvironmentPolicy;
+  /** Extra environment variables for every command, applied like `shellEnvironment.set` (which wins on a clash). */
   env?: Record<string, string>;
   /** Backends; tests and embedders may replace them. */
   executors?: { pipe?: Executor; pty?: Executor };
@@ -56,15 +68,6 @@ export function clampYieldTime(ms: number): number {
   return Math.min(YIELD_TIME_BOUNDS.max, Math.max(YIELD_TIME_BOUNDS.min, ms));
 }
 
-function childEnvironment(extra: Record<string, string> | undefined): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  Object.assign(env, { NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat' });
-  delete env.FORCE_COLOR;
-  delete env.CLICOLOR_FORCE;
-  return Object.assign(env, extra);
-}
-
 /** Creates exec_command and write_stdin. */
 export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   const gateway = options.gateway ?? defaultExecGateway;
@@ -73,7 +76,15 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   const cols = options.terminalSize?.cols ?? 80;
   const pipeExecutor = options.executors?.pipe ?? createPipeExecutor();
   let ptyExecutor = options.executors?.pty;
-  const baseEnv = childEnvironment(options.env);
+  checkShellEnvironmentPolicy(options.shellEnvironment);
+  const policy = options.shellEnvironment ?? {};
+  const baseEnv = commandEnvironment(process.env, { ...policy, set: { ...options.env, ...policy.set } });
+  // bash reads ~/.bashrc when its input is a socket (as with pipes) and SHLVL says it is a first-level shell; a host
+  // started without SHLVL, or a policy that drops it, would otherwise run the user's startup file before every command.
+  baseEnv.SHLVL ??= '1';
+  const terminalType = policy.set?.TERM ?? options.env?.TERM;
+  // The shell program is looked up in the host's environment, with the commands' own variables over it.
+  const lookupEnv = { ...process.env, ...baseEnv };
   /** Every process a command starts inherits `TOOLHOST_SESSION=<hostId>-<session id>`, so close() finds all of them. */
   const hostId = randomBytes(6).toString('hex');
   /** Kills and releases still in flight, awaited by close(). */
@@ -177,7 +188,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         justification: args.justification,
       });
       if (!decision.allow) return errorResult(ErrorCode.PermissionDenied, `The command was not run: ${decision.reason}`);
-      const shell = shellCommand(context.shell, args.cmd, baseEnv);
+      const shell = shellCommand(context.shell, args.cmd, lookupEnv);
       if (!shell.ok) return errorResult(ErrorCode.SpawnFailed, shell.message);
       if (closed) return errorResult(ErrorCode.ToolFailed, 'exec_command is unavailable because the tool host is closing.');
       // Pruning, spawning and registering run one call at a time, so concurrent calls cannot overshoot the limit.
@@ -187,8 +198,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         const marker = `${hostId}-${id}`;
         const env = {
           ...baseEnv,
-          TERM: args.tty ? 'xterm-256color' : 'dumb',
-          ...(options.env?.TERM ? { TERM: options.env.TERM } : {}),
+          TERM: terminalType ?? (args.tty ? 'xterm-256color' : 'dumb'),
           [SESSION_MARKER_VARIABLE]: marker,
         };
         let child;
@@ -206,7 +216,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
           tty: args.tty,
           process: child,
           flow,
-          capture: args.tty ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) }) : new PipeCapture(),
+          capture: args.tty ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) }) : new PipeCapture(undefined, { decode: Boolean(options.onOutput) }),
           spool: new SessionSpool(context.spool, `exec-${id}`),
           onOutput: options.onOutput,
           marker,

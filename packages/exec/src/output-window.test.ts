@@ -45,3 +45,15 @@ describe('OutputWindow', () => {
     expect(captured.head.length + captured.tail.length + captured.omittedChars).toBe('ab😀'.length + 10 + '😀yz'.length);
   });
 });
+
+describe('OutputWindow.skip', () => {
+  test('counts skipped text as omitted, keeps the head final and restarts the tail after the gap', () => {
+    const window = new OutputWindow(10);
+    window.append('0123456789abc');
+    expect(window.headFull).toBe(true);
+    window.skip(1000);
+    window.append('xyz');
+    const captured = window.captured();
+    expect(captured).toEqual({ head: '0123456789', tail: 'xyz', omittedChars: 3 + 1000 });
+  });
+});

@@ -24,6 +24,8 @@ export class OutputWindow {
   private tailChunks: string[] = [];
   private tailLength = 0;
   private total = 0;
+  /** True once text was skipped: the head is final. */
+  private gap = false;
 
   constructor(private readonly edgeChars = WINDOW_EDGE_CHARS) {}
 
@@ -32,11 +34,25 @@ export class OutputWindow {
     return this.total;
   }
 
+  /** True once the head holds all it keeps: later text only feeds the tail. */
+  get headFull(): boolean {
+    return this.gap || this.tailLength > 0 || this.head.length >= this.edgeChars - 1;
+  }
+
+  /** Counts `chars` characters that were left out (never read) after the head; the tail restarts after them. */
+  skip(chars: number): void {
+    if (chars <= 0) return;
+    this.gap = true;
+    this.total += chars;
+    this.tailChunks = [];
+    this.tailLength = 0;
+  }
+
   append(text: string): void {
     if (text.length === 0) return;
     this.total += text.length;
     let rest = text;
-    if (this.head.length < this.edgeChars && this.tailLength === 0) {
+    if (!this.gap && this.head.length < this.edgeChars && this.tailLength === 0) {
       let room = this.edgeChars - this.head.length;
       if (room < rest.length && isHighSurrogate(rest.charCodeAt(room - 1))) room -= 1;
       this.head += rest.slice(0, room);
@@ -54,6 +70,25 @@ export class OutputWindow {
     let drop = 0;
     while (this.tailLength - this.tailChunks[drop]!.length >= this.edgeChars) this.tailLength -= this.tailChunks[drop++]!.length;
     if (drop > 0) this.tailChunks.splice(0, drop);
+  }
+
+  /** Removes the last `chars` characters, when they are still held (they are whenever `chars` <= the edge size). */
+  retract(chars: number): void {
+    let rest = Math.min(chars, this.total);
+    this.total -= rest;
+    while (rest > 0 && this.tailChunks.length > 0) {
+      const last = this.tailChunks[this.tailChunks.length - 1]!;
+      if (last.length <= rest) {
+        this.tailChunks.pop();
+        this.tailLength -= last.length;
+        rest -= last.length;
+      } else {
+        this.tailChunks[this.tailChunks.length - 1] = last.slice(0, last.length - rest);
+        this.tailLength -= rest;
+        rest = 0;
+      }
+    }
+    if (rest > 0) this.head = this.head.slice(0, Math.max(0, this.head.length - rest));
   }
 
   /** The window's text, head and tail, with the size of the gap. */

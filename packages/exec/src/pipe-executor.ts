@@ -7,9 +7,9 @@ import { withTimeout } from './with-timeout.js';
 
 /** Options of {@link createPipeExecutor}. */
 export interface PipeExecutorOptions {
-  /** After the process exits, output counts as drained once no data arrived for this long (default 25 ms)… */
+  /** @deprecated Ignored: the drain after the exit is event-driven (see {@link createPipeExecutor}). */
   drainQuietMs?: number;
-  /** …or at the latest this long after the exit, when a background child keeps the pipes open (default 250 ms). */
+  /** @deprecated Ignored: the drain after the exit is event-driven (see {@link createPipeExecutor}). */
   drainMaxMs?: number;
 }
 
@@ -20,6 +20,13 @@ export function exitFrom(code: number | null, signal: NodeJS.Signals | null): Pr
   return { exitCode: number === undefined ? 1 : signalExitCode(number), signal: signal ?? undefined };
 }
 
+/**
+ * A command on pipes. It settles when its exit is known and its output is drained: both pipes closed, or, when a
+ * background child keeps them open, once the event loop has polled the pipes twice after the exit while reading was on.
+ * Everything the command wrote before it exited was in the pipes when the exit was seen, and libuv reads a readable pipe
+ * until it would block in the poll phase that reports it (at most 2 MB, more than a pipe holds), so nothing before the
+ * exit is left behind; output a background child writes later is not waited for.
+ */
 class PipeProcess implements ExecProcess {
   readonly pid: number;
   private readonly dataListeners: Array<(chunk: Uint8Array) => void> = [];
@@ -28,14 +35,13 @@ class PipeProcess implements ExecProcess {
   private exit: ProcessExit | undefined;
   private settled = false;
   private openStreams = 2;
-  private quietTimer: NodeJS.Timeout | undefined;
-  private maxTimer: NodeJS.Timeout | undefined;
+  private paused = false;
+  /** Bumped by every pause: a drain check that saw a pause starts over. */
+  private pauseEpoch = 0;
+  private draining = false;
   private readonly exited: Promise<void>;
 
-  constructor(
-    private readonly child: ChildProcessWithoutNullStreams,
-    private readonly options: Required<PipeExecutorOptions>,
-  ) {
+  constructor(private readonly child: ChildProcessWithoutNullStreams) {
     this.pid = child.pid!;
     let markExited!: () => void;
     this.exited = new Promise((resolve) => (markExited = resolve));
@@ -53,28 +59,33 @@ class PipeProcess implements ExecProcess {
       this.exit = exitFrom(code, signal);
       markExited();
       child.stdin.destroy();
-      if (this.openStreams === 0) return this.settle();
-      this.maxTimer = setTimeout(() => this.settle(), this.options.drainMaxMs);
-      this.armQuietTimer();
+      if (this.openStreams === 0) this.settle();
+      else this.drain();
     });
+  }
+
+  /** Settles after two poll phases in a row with reading on (restarting after any pause); see the class comment. */
+  private drain(): void {
+    if (this.settled || this.paused || this.draining) return;
+    this.draining = true;
+    const epoch = this.pauseEpoch;
+    setImmediate(() =>
+      setImmediate(() => {
+        this.draining = false;
+        if (this.pauseEpoch === epoch && !this.paused) this.settle();
+        else this.drain();
+      }),
+    );
   }
 
   private emit(chunk: Uint8Array): void {
     if (this.dataListeners.length === 0) this.queued.push(chunk);
     else for (const listener of this.dataListeners) listener(chunk);
-    if (this.exit && !this.settled) this.armQuietTimer();
-  }
-
-  private armQuietTimer(): void {
-    if (this.quietTimer) clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.settle(), this.options.drainQuietMs);
   }
 
   private settle(): void {
     if (this.settled || !this.exit) return;
     this.settled = true;
-    clearTimeout(this.quietTimer);
-    clearTimeout(this.maxTimer);
     const listeners = this.settleListeners;
     this.settleListeners = [];
     for (const listener of listeners) listener(this.exit);
@@ -95,13 +106,17 @@ class PipeProcess implements ExecProcess {
   }
 
   pause(): void {
+    this.paused = true;
+    this.pauseEpoch += 1;
     this.child.stdout.pause();
     this.child.stderr.pause();
   }
 
   resume(): void {
+    this.paused = false;
     this.child.stdout.resume();
     this.child.stderr.resume();
+    if (this.exit) this.drain();
   }
 
   async kill(): Promise<void> {
@@ -114,9 +129,12 @@ class PipeProcess implements ExecProcess {
   }
 }
 
-/** The pipe backend: a detached child (its own process group) with stdin kept open and stdout/stderr merged. */
+/**
+ * The pipe backend: a detached child (its own process group) with stdin kept open and stdout/stderr merged. A process
+ * settles once its exit is known and everything it wrote before exiting was read (see the drain rule on PipeProcess).
+ */
 export function createPipeExecutor(options: PipeExecutorOptions = {}): Executor {
-  const settings: Required<PipeExecutorOptions> = { drainQuietMs: options.drainQuietMs ?? 25, drainMaxMs: options.drainMaxMs ?? 250 };
+  void options;
   return {
     kind: 'pipe',
     spawn(request: SpawnRequest): Promise<ExecProcess> {
@@ -138,7 +156,7 @@ export function createPipeExecutor(options: PipeExecutorOptions = {}): Executor 
           child.once('error', (error) => reject(error));
           return;
         }
-        resolve(new PipeProcess(child, settings));
+        resolve(new PipeProcess(child));
       });
     },
   };

@@ -2,11 +2,33 @@ import type * as NodePty from '@lydell/node-pty';
 import { constants } from 'node:os';
 import type { ExecProcess, Executor, ProcessExit, SpawnRequest } from './executor.js';
 import { signalExitCode } from './executor.js';
+import { EXIT_SENTINEL_SCRIPT, ExitSentinelScanner, newSentinelNonce } from './exit-sentinel.js';
 import { killProcessTree } from './process-tree.js';
 import { withTimeout } from './with-timeout.js';
 
 const signalNames = new Map(Object.entries(constants.signals as Record<string, number>).map(([name, number]) => [number, name]));
 
+/** The shell that runs the exit-reporting wrapper. */
+const WRAPPER_SHELL = '/bin/sh';
+
+/** Longest wait for the stopped wrapper to be reaped once the sentinel was read. */
+const WRAPPER_REAP_MS = 100;
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A command on a PTY. node-pty's exit event is no proof that the output was read: libuv takes the hang-up of the
+ * terminal after a short read as the end of the stream, and node-pty destroys the stream 200 ms after the exit. So the
+ * command runs under a wrapper that prints a sentinel with the exit status once the command has exited and then stops,
+ * holding the terminal open; the process settles when the sentinel is read, which is after every byte written before it.
+ */
 class PtyProcess implements ExecProcess {
   readonly pid: number;
   private readonly dataListeners: Array<(chunk: Uint8Array) => void> = [];
@@ -14,21 +36,55 @@ class PtyProcess implements ExecProcess {
   private settleListeners: Array<(exit: ProcessExit) => void> = [];
   private exit: ProcessExit | undefined;
   private readonly exited: Promise<void>;
+  private readonly scanner: ExitSentinelScanner;
 
-  constructor(private readonly terminal: NodePty.IPty) {
+  constructor(
+    private readonly terminal: NodePty.IPty,
+    nonce: string,
+  ) {
     this.pid = terminal.pid;
+    this.scanner = new ExitSentinelScanner(nonce);
     let markExited!: () => void;
     this.exited = new Promise((resolve) => (markExited = resolve));
     // With `encoding: null` node-pty hands over Buffers, though its typings say string.
-    terminal.onData((data) => this.emit(data as unknown as Uint8Array));
-    // node-pty reports the exit once the PTY's read side has closed (or 200 ms later), so output is drained by then.
+    terminal.onData((data) => this.receive(data as unknown as Uint8Array));
     terminal.onExit(({ exitCode, signal }) => {
-      this.exit = signal ? { exitCode: signalExitCode(signal), signal: signalNames.get(signal) } : { exitCode };
       markExited();
-      const listeners = this.settleListeners;
-      this.settleListeners = [];
-      for (const listener of listeners) listener(this.exit);
+      // Only when the wrapper itself was killed (by close(), or by the command) does the sentinel never come.
+      if (!this.scanner.complete) {
+        const rest = this.scanner.flush();
+        if (rest.length > 0) this.emit(rest);
+        this.settle(signal ? { exitCode: signalExitCode(signal), signal: signalNames.get(signal) } : { exitCode });
+      }
     });
+  }
+
+  private receive(chunk: Uint8Array): void {
+    const scan = this.scanner.scan(chunk);
+    if (scan.output.length > 0) this.emit(scan.output);
+    if (scan.exitCode !== undefined) {
+      const exit = { exitCode: scan.exitCode };
+      // The wrapper is stopped: end it, then report once it is gone (so the process group holds only the command's leftovers).
+      try {
+        process.kill(this.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+      const deadline = performance.now() + WRAPPER_REAP_MS;
+      const waitForReap = () => {
+        if (!processExists(this.pid) || performance.now() > deadline) this.settle(exit);
+        else setTimeout(waitForReap, 1);
+      };
+      waitForReap();
+    }
+  }
+
+  private settle(exit: ProcessExit): void {
+    if (this.exit) return;
+    this.exit = exit;
+    const listeners = this.settleListeners;
+    this.settleListeners = [];
+    for (const listener of listeners) listener(exit);
   }
 
   private emit(chunk: Uint8Array): void {
@@ -75,13 +131,17 @@ function loadNodePty(): Promise<typeof NodePty> {
   return nodePty;
 }
 
-/** The PTY backend (node-pty): the command runs as the leader of a new session on a pseudo-terminal. */
+/**
+ * The PTY backend (node-pty): the command runs on a pseudo-terminal, in a new session led by a small `/bin/sh` wrapper
+ * that reports the exit in-band, so a settled process has delivered every byte it wrote.
+ */
 export function createPtyExecutor(): Executor {
   return {
     kind: 'pty',
     async spawn(request: SpawnRequest): Promise<ExecProcess> {
       const pty = await loadNodePty();
-      const terminal = pty.spawn(request.file, request.args, {
+      const nonce = newSentinelNonce();
+      const terminal = pty.spawn(WRAPPER_SHELL, ['-c', EXIT_SENTINEL_SCRIPT, 'toolhost-exec', nonce, request.file, ...request.args], {
         name: request.env.TERM ?? 'xterm-256color',
         cols: request.cols,
         rows: request.rows,
@@ -89,7 +149,7 @@ export function createPtyExecutor(): Executor {
         env: request.env,
         encoding: null,
       });
-      return new PtyProcess(terminal);
+      return new PtyProcess(terminal, nonce);
     },
   };
 }

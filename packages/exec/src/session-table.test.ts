@@ -45,4 +45,22 @@ describe('SessionTable', () => {
     expect(table.ids()).toEqual([1]);
     expect(table.missing(2).error?.message).toBe('Session 2 (sleep 2) was pruned to stay within 2 sessions and its process was killed; start it again with exec_command.');
   });
+
+  test('sessions already in the table count: 2 running plus 100 new for 64 places prune 38, the 2 older first', () => {
+    const killed: number[] = [];
+    const table = new SessionTable<ReturnType<typeof session>>({ maxSessions: 64, onPrune: (victim) => killed.push(victim.id) });
+    const earlier = [session(table.allocateId(), 'trap "" TERM; sleep 1000'), session(table.allocateId(), 'trap "" TERM; sleep 1000')];
+    for (const running of earlier) table.add(running);
+    const notes: string[] = [];
+    const hundred: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      notes.push(...table.prune());
+      const added = session(table.allocateId(), `sleep ${i}`);
+      table.add(added);
+      hundred.push(added.id);
+    }
+    expect(notes).toHaveLength(38);
+    expect(killed).toEqual([...earlier.map((running) => running.id), ...hundred.slice(0, 36)]);
+    expect(table.ids()).toEqual(hundred.slice(36));
+  });
 });

@@ -54,6 +54,9 @@ export class TerminalScreen {
   private waitingBytes = 0;
   private paused = false;
   private disposed = false;
+  private lastByte = -1;
+  private alternate = false;
+  private restingAtLineStart = true;
 
   constructor(private readonly options: TerminalScreenOptions) {
     this.scrollback = options.scrollback ?? 1000;
@@ -61,12 +64,15 @@ export class TerminalScreen {
     this.terminal = new Terminal({ rows: options.rows, cols: options.cols, scrollback: this.scrollback, allowProposedApi: true });
     this.startMarker = this.terminal.registerMarker(0);
     this.terminal.onLineFeed(() => this.lineFed());
+    this.terminal.buffer.onBufferChange((buffer) => (this.alternate = buffer.type === 'alternate'));
   }
 
   /** Feeds raw PTY bytes. */
   write(chunk: Uint8Array): void {
     if (this.disposed) return;
     const size = chunk.length;
+    if (size === 0) return;
+    this.lastByte = chunk[size - 1]!;
     this.waitingBytes += size;
     this.terminal.write(chunk, () => {
       this.waitingBytes -= size;
@@ -82,10 +88,11 @@ export class TerminalScreen {
   }
 
   private lineFed(): void {
-    const buffer = this.terminal.buffer.active;
-    if (buffer.type !== 'normal') return;
+    // Called for every line: the buffer (an object built per access) is read only once the head is due.
+    if (this.alternate) return;
     this.linesInWindow += 1;
     if (this.headText !== undefined || this.linesInWindow < this.scrollback / 2) return;
+    const buffer = this.terminal.buffer.active;
     const start = this.startMarker && !this.startMarker.isDisposed ? this.startMarker.line : 0;
     const end = start + this.headLines;
     const cursorLine = buffer.baseY + buffer.cursorY;
@@ -99,6 +106,38 @@ export class TerminalScreen {
     return this.startPrefix && text.startsWith(this.startPrefix) ? text.slice(this.startPrefix.length) : text;
   }
 
+  /**
+   * True when, at the last `collect()`, the normal buffer was active, the cursor stood at the start of a blank line with
+   * only blank lines below it and the last byte was a line feed (no escape sequence half read): output that follows may
+   * be rendered without the emulator.
+   */
+  get atLineStart(): boolean {
+    return this.restingAtLineStart;
+  }
+
+  /**
+   * Feeds `before` (output rendered elsewhere, so the screen shows what the terminal shows), starts a new read window
+   * there and feeds `within`, which the next `collect()` returns rendered together with what follows.
+   */
+  restartWindow(before: Uint8Array, within: Uint8Array): void {
+    if (this.disposed) return;
+    const restart = () => {
+      if (this.disposed) return;
+      const buffer = this.terminal.buffer.active;
+      const cursorLine = buffer.baseY + buffer.cursorY;
+      this.startMarker?.dispose();
+      this.headEndMarker?.dispose();
+      this.headEndMarker = undefined;
+      this.headText = undefined;
+      this.linesInWindow = 0;
+      this.startMarker = this.terminal.registerMarker(0);
+      this.startPrefix = lineText(buffer, cursorLine, true);
+    };
+    this.terminal.write(before, restart);
+    if (within.length > 0) this.write(within);
+    else if (before.length > 0) this.lastByte = before[before.length - 1]!;
+  }
+
   /** Waits until every byte written so far is parsed. */
   private flushed(): Promise<void> {
     return new Promise((resolve) => this.terminal.write('', resolve));
@@ -110,6 +149,7 @@ export class TerminalScreen {
     await this.flushed();
     const buffer = this.terminal.buffer.active;
     if (buffer.type === 'alternate') {
+      this.restingAtLineStart = false;
       // A full-screen program: its current screen is the output.
       const screen = readLines(buffer, buffer.viewportY, buffer.viewportY + this.terminal.rows - 1).replace(/\s+$/, '');
       return { head: screen, tail: '', omittedChars: 0 };
@@ -135,7 +175,15 @@ export class TerminalScreen {
     this.linesInWindow = 0;
     this.startMarker = this.terminal.registerMarker(0);
     this.startPrefix = lineText(buffer, cursorLine, true);
+    this.restingAtLineStart = buffer.cursorX === 0 && this.lastByte === 0x0a && this.emptyFrom(buffer, cursorLine);
     return captured;
+  }
+
+  /** True when the rows from `line` to the bottom of the screen are blank (text written there would show as written). */
+  private emptyFrom(buffer: IBuffer, line: number): boolean {
+    const bottom = buffer.baseY + this.terminal.rows - 1;
+    for (let index = line; index <= bottom; index++) if (lineText(buffer, index, true) !== '') return false;
+    return true;
   }
 
   /** Releases the terminal. */

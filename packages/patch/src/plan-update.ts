@@ -1,3 +1,4 @@
+import { inferIndentStyle, mapAddedIndentation, type IndentStyle } from './indentation.js';
 import { LineMatcher, MATCH_PASSES, lineKey, type MatchPass } from './line-matcher.js';
 import type { ChunkLine, PatchChunk } from './patch-syntax.js';
 import type { EditRegion } from './diff-entry.js';
@@ -27,6 +28,8 @@ interface Replacement {
 }
 
 const MAX_CANDIDATES = 10;
+/** Indented lines read to tell a file's indentation unit. */
+const STYLE_SAMPLE_LINES = 4000;
 const quote = (text: string) => JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text);
 
 function oldTexts(ops: readonly ChunkLine[]): string[] {
@@ -77,6 +80,8 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
   const statuses: ChunkStatus[] = [];
   const replacements: Replacement[] = [];
   let cursor = 0;
+  let fileStyle: { style: IndentStyle | undefined } | undefined;
+  const styleOfFile = () => (fileStyle ??= { style: inferIndentStyle(texts(document.lines), STYLE_SAMPLE_LINES) }).style;
   chunks.forEach((chunk, order) => {
     let from = cursor;
     for (const anchor of chunk.anchors) {
@@ -89,7 +94,7 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
       from = hit + 1;
     }
     const anchored = chunk.anchors.length > 0;
-    let ops = chunk.lines;
+    let ops: readonly ChunkLine[] = chunk.lines;
     if (ops.every((op) => op.kind === '+')) {
       const at = chunk.endOfFile || !anchored ? total : from;
       replacements.push({ start: at, oldCount: 0, ops, order });
@@ -118,6 +123,8 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
         }
       }
       if (located) {
+        // Matched only with whitespace relaxed: added lines take the file's indentation, keyed by the matched lines.
+        if (located.pass > 0) ops = mapAddedIndentation(ops, document.lines.slice(located.start, located.start + pattern.length), styleOfFile);
         replacements.push({ start: located.start, oldCount: pattern.length, ops, order });
         statuses.push({ state: 'applies', chunk, line: located.start + 1, pass: located.pass });
         cursor = located.start + pattern.length;
@@ -147,6 +154,10 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
   });
   if (statuses.some((status) => status.state !== 'applies')) return { ok: false, chunks: statuses };
   return { ok: true, chunks: statuses, ...rebuild(document, replacements) };
+}
+
+function* texts(lines: readonly TextLine[]): Iterable<string> {
+  for (const line of lines) yield line.text;
 }
 
 function rebuild(document: TextDocument, replacements: Replacement[]): { document: TextDocument; regions: EditRegion[] } {

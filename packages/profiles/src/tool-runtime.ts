@@ -9,6 +9,7 @@ import {
   maxOutputTokensSchema,
   okResult,
   preflightMaxOutputTokens,
+  resolveWorkspacePath,
   toJsonSchema,
   validateArguments,
   type Spool,
@@ -25,9 +26,11 @@ import {
   createToolCatalog,
   isZodInputSchema,
   validateJsonSchemaArguments,
+  type CatalogEmbedder,
   type CatalogEntry,
   type ToolCatalog,
 } from '@toolhost/catalog';
+import { parseApplyPatchInvocation, rebasePatchPaths, type ApplyPatchInvocation } from './apply-patch-invocation.js';
 import { isLegacyToolName, legacyToolMessage } from './legacy-tools.js';
 import type { ShellGuidance } from './shell-profile.js';
 import { describeBuiltinTool } from './tool-descriptions.js';
@@ -52,6 +55,8 @@ export interface ToolRuntimeOptions {
   tokenizer: Tokenizer;
   implementations: BuiltinImplementations;
   catalog?: CatalogEntry[];
+  /** Embeds catalog tools and queries for hybrid search_tools ranking. */
+  catalogEmbedder?: CatalogEmbedder;
   verification?: VerificationGateOptions;
   /** Called after every call with its arguments and result (for recording). */
   onCall?: (name: string, args: unknown, result: ToolResult) => void;
@@ -96,6 +101,10 @@ export interface ToolRuntime {
   nextSegment(): ToolDefinition[];
   close(): Promise<void>;
 }
+
+/** The line that follows the result of an apply_patch heredoc sent through exec_command. */
+export const APPLY_PATCH_VIA_EXEC_NOTE =
+  'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of exec_command.';
 
 const MAX_OUTPUT_TOKENS_JSON = (toJsonSchema(z.object({ max_output_tokens: maxOutputTokensSchema })).properties as Record<string, unknown>)
   .max_output_tokens;
@@ -163,10 +172,20 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * A patch result answered to exec_command: the result, then one line pointing the model at the apply_patch tool. Its
+ * data gains `exit_code` (0 applied, 1 refused), as an apply_patch program would exit, for callers that read one.
+ */
+function withPatchNote(result: ToolResult): ToolResult {
+  const data = { ...result.data, exit_code: result.ok ? 0 : 1 };
+  if (result.error) return errorResult(result.error.code, `${result.error.message}\n${APPLY_PATCH_VIA_EXEC_NOTE}`, data);
+  return { ...result, output: `${result.output.replace(/\n*$/, '\n')}${APPLY_PATCH_VIA_EXEC_NOTE}`, data };
+}
+
 /** Creates the dispatch core: tool list, preflight, validation, gate, budgeting and deferred expansion. */
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const guidance = options.guidance;
-  const catalog = createToolCatalog(options.catalog ?? []);
+  const catalog = createToolCatalog(options.catalog ?? [], { embedder: options.catalogEmbedder });
   const gate = createVerificationGate(options.verification);
   const abort = new AbortController();
   // Every call in flight listens for the host closing; many concurrent calls are normal, not a leak. (Node only;
@@ -196,6 +215,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     if (!implementation) throw new ToolHostError('invalid_options', `profile ${options.profile} needs an implementation of ${name}`);
     builtins.set(name, implementation);
   }
+  const patchTool = builtins.get('apply_patch');
   const builtinDefinitions = [...builtins.values()].map((impl) => builtinDefinition(impl, guidance));
   const checkCatalogName = (name: unknown) => {
     if (typeof name === 'string' && (builtins.has(name) || name === 'search_tools' || isLegacyToolName(name))) {
@@ -220,6 +240,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     get: (name) => catalog.get(name),
     list: () => catalog.list(),
     search: (query, limit) => catalog.search(query, limit),
+    find: (query, limit) => catalog.find(query, limit),
   };
 
   const catalogTool = (name: string) => {
@@ -288,9 +309,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     const normalized = implementation.normalize ? implementation.normalize(args) : args;
     const valid = validateArguments(name, implementation.schema, normalized);
     if (!valid.ok) return errorResult(ErrorCode.InvalidArguments, valid.message);
+    const values = valid.value as Record<string, unknown>;
+    if (name === 'exec_command' && patchTool && typeof values.cmd === 'string') {
+      const invocation = parseApplyPatchInvocation(values.cmd);
+      if (invocation) return withPatchNote(await patchThroughExec(invocation, values.workdir, budget.value));
+    }
     const blocked = gate.check(name);
     if (blocked) return blocked;
-    const values = valid.value as Record<string, unknown>;
     let result: ToolResult;
     try {
       result = await implementation.execute(values, context(budget.value, signal));
@@ -300,6 +325,42 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       result = errorResult(ErrorCode.InternalError, `${name} failed unexpectedly: ${message}`);
     }
     gate.record(name, values, result);
+    return result;
+  };
+
+  /** The folder a heredoc's patch paths are relative to: workdir, then the `cd` argument; or a result refusing it. */
+  const patchDirectory = async (invocation: ApplyPatchInvocation, workdir: unknown): Promise<string | ToolResult> => {
+    const parts = [typeof workdir === 'string' ? workdir : '', invocation.directory ?? ''];
+    const joined = parts.reduce((base, part) => (part === '' ? base : part.startsWith('/') || base === '' ? part : `${base}/${part}`), '');
+    if (joined === '') return '';
+    const what = invocation.directory === undefined ? 'workdir' : `cd ${invocation.directory}`;
+    const check = await resolveWorkspacePath(options.workspace, joined);
+    if (!check.ok) return errorResult(ErrorCode.OutsideWorkspace, `${what}: ${check.message}; nothing was changed. Patch paths are relative to the workspace root ${options.workspace.root}.`);
+    if (check.relative === '') return '';
+    const stat = await options.workspace.stat(check.relative);
+    if (stat?.kind !== 'directory') return errorResult(ErrorCode.ToolFailed, `${what}: ${check.relative} is not an existing folder; nothing was changed.`);
+    return check.relative;
+  };
+
+  /** Applies an apply_patch heredoc sent to exec_command through the patch tool: same engine, same gate. */
+  const patchThroughExec = async (invocation: ApplyPatchInvocation, workdir: unknown, budget: number): Promise<ToolResult> => {
+    const blocked = gate.check('apply_patch');
+    if (blocked) return blocked;
+    let args: Record<string, unknown> = { input: invocation.patch };
+    let result: ToolResult;
+    try {
+      const directory = await patchDirectory(invocation, workdir);
+      if (typeof directory !== 'string') result = directory;
+      else {
+        args = { input: rebasePatchPaths(invocation.patch, directory) };
+        const valid = validateArguments('apply_patch', patchTool!.schema, args);
+        result = valid.ok ? await patchTool!.execute(valid.value as Record<string, unknown>, context(budget)) : errorResult(ErrorCode.InvalidArguments, valid.message);
+      }
+    } catch (error) {
+      if (closed) result = errorResult(ErrorCode.ToolFailed, 'apply_patch was interrupted because the host closed');
+      else result = errorResult(ErrorCode.InternalError, `apply_patch failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    gate.record('apply_patch', args, result);
     return result;
   };
 

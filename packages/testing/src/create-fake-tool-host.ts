@@ -9,7 +9,7 @@ import {
   type Tokenizer,
   type ToolResult,
 } from '@toolhost/core';
-import type { CatalogEntry } from '@toolhost/catalog';
+import type { CatalogEmbedder, CatalogEntry } from '@toolhost/catalog';
 import {
   checkProfileSettings,
   createBuiltinImplementations,
@@ -35,6 +35,8 @@ export interface FakeToolHostOptions {
   commands?: FakeCommand[];
   /** Tools that search_tools can surface. */
   catalog?: CatalogEntry[];
+  /** Embeds catalog tools and queries so search_tools ranks by meaning as well as words (hybrid); each tool is embedded once. */
+  catalogEmbedder?: CatalogEmbedder;
   /** Throw a ToolHostError `unscripted_command` instead of returning an `ok:false` result for an unscripted command. */
   strict?: boolean;
   /** Counts output tokens (default: o200k_base, as the real host). */
@@ -97,6 +99,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     tokenizer: options.tokenizer ?? gptTokenizer,
     implementations: createBuiltinImplementations(exec),
     catalog: options.catalog,
+    catalogEmbedder: options.catalogEmbedder,
     verification: options.verification,
     onCall: (name, args, result) => calls.push({ name, args, result }),
   });

@@ -1,5 +1,9 @@
 // apply_patch and code_search run the real engines over the fake host's in-memory files.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createToolHost } from 'toolhost';
 import { createFakeToolHost } from './create-fake-tool-host.js';
 
 const update = (path: string, from: string, to: string) => `*** Begin Patch\n*** Update File: ${path}\n@@\n-${from}\n+${to}\n*** End Patch`;
@@ -41,6 +45,30 @@ describe('createFakeToolHost: apply_patch over the in-memory workspace', () => {
     expect((await host.call('exec_command', { cmd: 'npm test' })).data?.exit_code).toBe(0);
     expect((await host.call('apply_patch', { input: update('a.txt', '4', '5') })).ok).toBe(true);
     expect(host.files()['a.txt']).toBe('5\n');
+  });
+});
+
+describe('createFakeToolHost: apply_patch sent through exec_command', () => {
+  it('applies the heredoc like the real host, even in strict mode with nothing scripted', async () => {
+    const cmd = `cd src && apply_patch <<'EOF'\n${update('a.txt', 'one', 'two')}\nEOF`;
+    const fake = createFakeToolHost({ strict: true, files: { 'src/a.txt': 'one\n' } });
+    const folder = mkdtempSync(join(tmpdir(), 'toolhost-fake-patch-'));
+    mkdirSync(join(folder, 'src'));
+    writeFileSync(join(folder, 'src/a.txt'), 'one\n');
+    const real = createToolHost({ workspace: folder });
+    try {
+      const [fakeResult, realResult] = [await fake.call('exec_command', { cmd }), await real.call('exec_command', { cmd })];
+      expect(fakeResult).toEqual(realResult);
+      expect(fakeResult.output).toBe(
+        'Success. Updated the following files:\nM src/a.txt\nNote: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of exec_command.',
+      );
+      expect(fake.files()).toEqual({ 'src/a.txt': 'two\n' });
+      expect(readFileSync(join(folder, 'src/a.txt'), 'utf8')).toBe('two\n');
+    } finally {
+      await real.close();
+      await fake.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -29,9 +29,31 @@ describe('createToolHost', () => {
     [{ workspace: join(dir, 'missing') }],
     [{ workspace: dir, profile: 'expert' }],
     [{ workspace: dir, shellProfile: 'zsh' }],
+    [{ workspace: dir, shellEnvironment: { inherit: 'some' } }],
+    [{ workspace: dir, shellEnvironment: { set: { A: 1 } } }],
     [undefined],
   ])('throws invalid_options for %j', (options) => {
     expect(thrownCode(() => createToolHost(options as never))).toBe('invalid_options');
+  });
+
+  it('passes shellEnvironment to every command', async () => {
+    process.env.TOOLHOST_FACADE_TEST_TOKEN = 'secret';
+    process.env.TOOLHOST_FACADE_TEST_PLAIN = 'plain';
+    try {
+      const cmd = 'printf "%s|" "${TOOLHOST_FACADE_TEST_TOKEN-unset}" "${TOOLHOST_FACADE_TEST_PLAIN-unset}" "${HOME-unset}" "$GIVEN"';
+      const byDefault = createToolHost({ workspace: dir });
+      const core = createToolHost({ workspace: dir, shellEnvironment: { inherit: 'core', set: { GIVEN: 'given' } } });
+      try {
+        expect((await byDefault.call('exec_command', { cmd })).output.endsWith(`\nOutput:\nunset|plain|${process.env.HOME}||`)).toBe(true);
+        expect((await core.call('exec_command', { cmd })).output.endsWith(`\nOutput:\nunset|unset|${process.env.HOME}|given|`)).toBe(true);
+      } finally {
+        await byDefault.close();
+        await core.close();
+      }
+    } finally {
+      delete process.env.TOOLHOST_FACADE_TEST_TOKEN;
+      delete process.env.TOOLHOST_FACADE_TEST_PLAIN;
+    }
   });
 
   it('throws invalid_options for a file used as workspace', () => {

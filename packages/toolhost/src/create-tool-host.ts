@@ -1,8 +1,16 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { ToolHostError, gptTokenizer, type Tokenizer, type ToolDefinition, type ToolResult } from '@toolhost/core';
+import {
+  ToolHostError,
+  checkShellEnvironmentPolicy,
+  gptTokenizer,
+  type ShellEnvironmentPolicy,
+  type Tokenizer,
+  type ToolDefinition,
+  type ToolResult,
+} from '@toolhost/core';
 import { createFileSpool, createNodeWorkspace } from '@toolhost/core/node';
-import type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
+import type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 import { createExecTools, type ExecGateway } from '@toolhost/exec';
 import {
   checkProfileSettings,
@@ -29,6 +37,8 @@ export interface ToolHostOptions {
   tokenizer?: Tokenizer;
   /** Tools that search_tools can surface. */
   catalog?: CatalogEntry[];
+  /** Embeds catalog tools and queries so search_tools ranks by meaning as well as words (hybrid); each tool is embedded once. */
+  catalogEmbedder?: CatalogEmbedder;
   /** Decides sandbox_permissions / justification requests (default: allow use_default, deny escalation). */
   gateway?: ExecGateway;
   /** Where complete outputs are spooled (default: a per-host folder under the OS temp folder, removed by close()). */
@@ -37,6 +47,8 @@ export interface ToolHostOptions {
   verification?: VerificationGateOptions;
   /** Live output of exec sessions, chunk by chunk. */
   onOutput?: (sessionId: number, chunk: string) => void;
+  /** The environment commands get (default: every variable of this process except credential-like names). */
+  shellEnvironment?: ShellEnvironmentPolicy;
 }
 
 /** The model-facing tool surface of one workspace. */
@@ -74,6 +86,7 @@ function checkOptions(options: ToolHostOptions): void {
     throw new ToolHostError('invalid_options', `workspace ${workspace} is not an existing folder`);
   }
   checkProfileSettings({ profile, shellProfile });
+  checkShellEnvironmentPolicy(options.shellEnvironment);
 }
 
 /** Creates a tool host over a real workspace folder. */
@@ -82,7 +95,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
   const profile = options.profile ?? 'default';
   const shell = resolveShellProfile(options.shellProfile ?? 'auto', currentShellEnvironment());
   const workspace = createNodeWorkspace(options.workspace);
-  const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput });
+  const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput, shellEnvironment: options.shellEnvironment });
   const runtime = createToolRuntime({
     profile,
     guidance: shell,
@@ -91,6 +104,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     tokenizer: options.tokenizer ?? gptTokenizer,
     implementations: createBuiltinImplementations(exec),
     catalog: options.catalog,
+    catalogEmbedder: options.catalogEmbedder,
     verification: options.verification,
     onClose: () => exec.close(),
   });

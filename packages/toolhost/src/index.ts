@@ -10,8 +10,10 @@ export {
   type ToolResult,
   type ToolErrorInfo,
   type JsonSchema,
+  type ShellEnvironmentPolicy,
+  type ShellEnvironmentInherit,
 } from '@toolhost/core';
-export type { CatalogEntry, ToolCatalog } from '@toolhost/catalog';
+export type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
 export { TOOL_PROFILES, SHELL_PROFILE_SETTINGS } from '@toolhost/profiles';
 export type {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { createToolCatalog } from './tool-catalog.js';
+import { loadMcpServerCatalog, loadMcpServerToolLists } from './__fixtures__/load-mcp-server-catalog.js';
+import { HELD_OUT_QUERIES, TUNING_QUERIES } from './__fixtures__/mcp-server-queries.js';
+import { measureRelevance, type RelevanceReport } from './__fixtures__/measure-relevance.js';
+import { hashingEmbedder } from './__fixtures__/hashing-embedder.js';
+
+const format = (label: string, report: RelevanceReport) =>
+  `${label}: ${report.queries} queries, top-1 ${report.top1.toFixed(3)}, recall@5 ${report.recallAt5.toFixed(3)}`;
+
+describe('search relevance on real MCP servers’ tool lists (no embedder)', () => {
+  const lists = loadMcpServerToolLists();
+  const entries = loadMcpServerCatalog();
+  const catalog = createToolCatalog(entries);
+
+  it('has at least 300 tools from at least 15 servers, each with its source, and 300 queries whose tools exist', () => {
+    expect(entries.length).toBeGreaterThanOrEqual(300);
+    expect(lists.length).toBeGreaterThanOrEqual(15);
+    for (const list of lists) {
+      expect(list.source, list.server).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
+      expect(list.commit, list.server).toMatch(/^[0-9a-f]{40}$/);
+    }
+    expect(TUNING_QUERIES.length + HELD_OUT_QUERIES.length).toBeGreaterThanOrEqual(300);
+    for (const { query, expected } of [...TUNING_QUERIES, ...HELD_OUT_QUERIES]) {
+      for (const item of expected) for (const name of item.split('|')) expect(catalog.get(name), `${query} expects ${name}`).toBeDefined();
+    }
+  });
+
+  it('keeps its measured relevance on the tuning and the held-out requests', async () => {
+    const tuning = await measureRelevance(TUNING_QUERIES, (query, limit) => catalog.search(query, limit));
+    const heldOut = await measureRelevance(HELD_OUT_QUERIES, (query, limit) => catalog.search(query, limit));
+    console.log(`${format('tuning', tuning)}\n${format('held out', heldOut)}\nnot perfect (tuning):\n${tuning.misses.join('\n')}`);
+    // Floors a little under the measured values (tuning 0.820 / 0.950, held out 0.620 / 0.900): a regression guard.
+    // The issue's lexical goal on held-out catalogs (top-1 >= 0.85, recall@5 >= 0.96) is not reached yet.
+    expect(tuning.top1).toBeGreaterThanOrEqual(0.8);
+    expect(tuning.recallAt5).toBeGreaterThanOrEqual(0.93);
+    expect(heldOut.top1).toBeGreaterThanOrEqual(0.6);
+    expect(heldOut.recallAt5).toBeGreaterThanOrEqual(0.89);
+  });
+});
+
+describe('hybrid ranking on the same set with a deterministic hashing embedder', () => {
+  // The hashing embedder knows no meaning (words and trigrams hashed to 1024 dimensions): this checks the fusion at the
+  // scale of a real catalog, not what a real embedding model would reach (not measured here: no model runs in tests).
+  const catalog = createToolCatalog(loadMcpServerCatalog(), { embedder: hashingEmbedder });
+
+  it('keeps its measured relevance through find()', async () => {
+    const tuning = await measureRelevance(TUNING_QUERIES, (query, limit) => catalog.find(query, limit));
+    const heldOut = await measureRelevance(HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit));
+    console.log(`hybrid (hashing embedder)\n${format('tuning', tuning)}\n${format('held out', heldOut)}`);
+    // Measured: tuning 0.810 / 0.960, held out 0.640 / 0.900.
+    expect(tuning.top1).toBeGreaterThanOrEqual(0.79);
+    expect(tuning.recallAt5).toBeGreaterThanOrEqual(0.94);
+    expect(heldOut.top1).toBeGreaterThanOrEqual(0.62);
+    expect(heldOut.recallAt5).toBeGreaterThanOrEqual(0.88);
+  });
+});

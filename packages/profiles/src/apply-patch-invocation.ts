@@ -1,0 +1,66 @@
+import { parsePatch } from '@toolhost/patch';
+
+/** An `apply_patch` heredoc sent as a shell command: the patch text and the folder a leading `cd` names. */
+export interface ApplyPatchInvocation {
+  /** The heredoc body, taken literally (as Codex does), whether the tag is quoted or not. */
+  patch: string;
+  /** The argument of a leading `cd DIR &&`, unquoted; undefined without one. */
+  directory?: string;
+}
+
+// `cd` takes one word: bare (no expansion, quoting or operator characters) or quoted without expansions.
+const CD_ARGUMENT = String.raw`'[^'\n]*'|"[^"$\x60\\\n]*"|[^\s'"$\x60\\;&|<>()*?[\]{}#]+`;
+const TAG = String.raw`'([^'\n]+)'|"([^"\n]+)"|([A-Za-z0-9_.-]+)`;
+const FIRST_LINE = new RegExp(String.raw`^\s*(?:cd\s+(${CD_ARGUMENT})\s*&&\s*)?(?:apply_patch|applypatch)\s*<<(-?)\s*(?:${TAG})\s*$`);
+
+/**
+ * Recognises a command that is exactly an `apply_patch` (or `applypatch`) invocation with a heredoc, optionally
+ * after `cd DIR &&`: `apply_patch <<'EOF'` then the body then `EOF` (any tag, quoted or not, `<<-` strips leading
+ * tabs; trailing spaces after the closing tag are forgiven). Anything before or after it (another command, an
+ * argument, a pipe, text past the closing tag) makes it an ordinary command: undefined. A body whose closing tag is
+ * missing runs to the end, as a shell would run it.
+ */
+export function parseApplyPatchInvocation(cmd: string): ApplyPatchInvocation | undefined {
+  const text = cmd.replace(/\r\n?/g, '\n');
+  const newline = text.indexOf('\n');
+  if (newline < 0) return undefined;
+  const head = FIRST_LINE.exec(text.slice(0, newline));
+  if (!head) return undefined;
+  const [, cdArgument, dash, singleQuoted, doubleQuoted, bare] = head;
+  const tag = singleQuoted ?? doubleQuoted ?? bare;
+  let lines = text.slice(newline + 1).split('\n');
+  if (dash) lines = lines.map((line) => line.replace(/^\t+/, ''));
+  const end = lines.findIndex((line) => line.trimEnd() === tag);
+  if (end >= 0) {
+    if (lines.slice(end + 1).some((line) => line.trim() !== '')) return undefined;
+    lines = lines.slice(0, end);
+  }
+  const invocation: ApplyPatchInvocation = { patch: lines.join('\n') };
+  if (cdArgument !== undefined) invocation.directory = /^['"]/.test(cdArgument) ? cdArgument.slice(1, -1) : cdArgument;
+  return invocation;
+}
+
+/** Whether a patch path is absolute or otherwise not relative to a folder (home, drive, UNC). */
+function isRooted(path: string): boolean {
+  return path.startsWith('/') || path.startsWith('\\') || path.startsWith('~') || /^[a-zA-Z]:/.test(path);
+}
+
+/**
+ * Rewrites the relative file paths of a patch (headers and `*** Move to:`) to be relative to `directory`, a
+ * workspace-relative folder; absolute paths stay as they are. A patch that does not parse is returned unchanged, for
+ * the patch engine to report.
+ */
+export function rebasePatchPaths(patch: string, directory: string): string {
+  if (directory === '') return patch;
+  const parsed = parsePatch(patch);
+  if (!parsed.ok) return patch;
+  // The parser's line numbers count lines of the text with its BOM dropped and line endings made LF.
+  const lines = patch.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const join = (path: string) => (isRooted(path) ? path : `${directory}/${path}`);
+  for (const operation of parsed.patch.operations) {
+    const kind = operation.kind === 'add' ? 'Add' : operation.kind === 'delete' ? 'Delete' : 'Update';
+    lines[operation.line - 1] = `*** ${kind} File: ${join(operation.path)}`;
+    if (operation.kind === 'update' && operation.moveTo !== undefined) lines[operation.line] = `*** Move to: ${join(operation.moveTo)}`;
+  }
+  return lines.join('\n');
+}
