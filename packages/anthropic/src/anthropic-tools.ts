@@ -1,7 +1,7 @@
 import type { ToolDefinition, ToolHost } from 'toolhost';
 import type { AnthropicTool, AnthropicToolDefinition } from './messages-types.js';
 
-/** Options of {@link toAnthropicTools}. */
+/** Options of `toAnthropicTools`. */
 export interface AnthropicToolsOptions {
   /** Marks the last tool with `cache_control: {type:'ephemeral'}` so the tool list is prompt-cached. */
   cacheControl?: boolean;
@@ -28,7 +28,7 @@ function customTool(tool: ToolDefinition): AnthropicTool {
   return { name: tool.name, description: tool.description, input_schema: tool.inputSchema as AnthropicTool['input_schema'] };
 }
 
-/** The host surface {@link toAnthropicTools} reads. */
+/** The host surface `toAnthropicTools` reads. */
 export type AnthropicToolsHost = Pick<ToolHost, 'tools'> & Partial<Pick<ToolHost, 'deferredTools'>>;
 
 /** Converts the host's current tools to Messages API tool definitions; call again after `host.nextSegment()`. */

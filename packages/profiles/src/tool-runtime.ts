@@ -312,7 +312,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     const values = valid.value as Record<string, unknown>;
     if (name === 'exec_command' && patchTool && typeof values.cmd === 'string') {
       const invocation = parseApplyPatchInvocation(values.cmd);
-      if (invocation) return withPatchNote(await patchThroughExec(invocation, values.workdir, budget.value));
+      if (invocation) return withPatchNote(await patchThroughExec(invocation, values.workdir, budget.value, signal));
     }
     const blocked = gate.check(name);
     if (blocked) return blocked;
@@ -343,7 +343,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   };
 
   /** Applies an apply_patch heredoc sent to exec_command through the patch tool: same engine, same gate. */
-  const patchThroughExec = async (invocation: ApplyPatchInvocation, workdir: unknown, budget: number): Promise<ToolResult> => {
+  const patchThroughExec = async (invocation: ApplyPatchInvocation, workdir: unknown, budget: number, signal: AbortSignal): Promise<ToolResult> => {
     const blocked = gate.check('apply_patch');
     if (blocked) return blocked;
     let args: Record<string, unknown> = { input: invocation.patch };
@@ -354,7 +354,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       else {
         args = { input: rebasePatchPaths(invocation.patch, directory) };
         const valid = validateArguments('apply_patch', patchTool!.schema, args);
-        result = valid.ok ? await patchTool!.execute(valid.value as Record<string, unknown>, context(budget)) : errorResult(ErrorCode.InvalidArguments, valid.message);
+        result = valid.ok ? await patchTool!.execute(valid.value as Record<string, unknown>, context(budget, signal)) : errorResult(ErrorCode.InvalidArguments, valid.message);
       }
     } catch (error) {
       if (closed) result = errorResult(ErrorCode.ToolFailed, 'apply_patch was interrupted because the host closed');
