@@ -1,128 +1,333 @@
-// code_search latency on a large real tree (text files copied from node_modules) vs ripgrep (`rg -F`) in the same run.
+// code_search latency vs ripgrep (`rg -F`) in the same run, on real multi-language corpora: source from node_modules, and
+// what CI installs from Debian packages (golang-src, rust-src, Python's own library). A missing corpus is skipped with a line
+// saying how to install it. Also: where the cold time goes, and the symbol index's build time and memory at 10k and 50k files.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rgPath } from '@vscode/ripgrep';
-import { approximateTokenizer, createMemorySpool, type ToolImplementation } from '@toolhost/core';
+import { approximateTokenizer, createMemorySpool, type Workspace } from '@toolhost/core';
 import { createNodeWorkspace } from '@toolhost/core/node';
-import { createCodeSearchTool } from '@toolhost/code-search';
+import { createCodeSearchTool, createRipgrepPrefilter, createSyntaxParser, walkWorkspace, type CodeSearchTool, type GrammarId } from '@toolhost/code-search';
 
-
-const MAX_FILES = 20_000;
-const EXTENSIONS = /\.(ts|mts|cts|tsx|js|mjs|cjs|jsx|py|rs|go|java|c|h|cc|cpp|hpp|sh|md|json|yml|yaml|toml)$/;
 const WARM_RUNS = 5;
-const COLD_RUNS = 3;
+const NODE_MODULES_FILES = 20_000;
+const SOURCE_EXTENSIONS = /\.(ts|mts|cts|tsx|js|mjs|cjs|jsx|py|rs|go|java|c|h|cc|cpp|hpp|sh|md|json|yml|yaml|toml)$/;
+const here = dirname(fileURLToPath(import.meta.url));
 
-function buildCorpus(): { root: string; files: number; bytes: number } {
-  const source = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules');
+interface Query {
+  label: string;
+  args: Record<string, unknown>;
+  literal: string;
+}
+interface Corpus {
+  name: string;
+  /** Debian package or origin, for the skip line. */
+  origin: string;
+  root: () => string | undefined;
+  queries: Query[];
+}
+
+const definition = (name: string): Query => ({ label: `definition ${name}`, args: { query: name, result_types: ['definition'] }, literal: name });
+const usage = (name: string): Query => ({ label: `usage ${name}`, args: { query: name, result_types: ['usage'] }, literal: name });
+const text = (literal: string): Query => ({ label: `text "${literal}"`, args: { query: literal, result_types: ['text'] }, literal });
+const everything = (name: string): Query => ({ label: `all four ${name}`, args: { query: name }, literal: name });
+
+function firstExisting(pattern: RegExp, parent: string, child = ''): string | undefined {
+  if (!existsSync(parent)) return undefined;
+  const match = readdirSync(parent).filter((name) => pattern.test(name)).sort().pop();
+  const path = match ? join(parent, match, child) : undefined;
+  return path && existsSync(path) ? path : undefined;
+}
+
+function copyNodeModules(): string {
+  const source = join(here, '..', 'node_modules');
   const root = mkdtempSync(join(tmpdir(), 'code-search-bench-'));
   let files = 0;
-  let bytes = 0;
   const visit = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (files >= MAX_FILES) return;
+      if (files >= NODE_MODULES_FILES) return;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) visit(path);
-      else if (entry.isFile() && EXTENSIONS.test(entry.name)) {
+      else if (entry.isFile() && SOURCE_EXTENSIONS.test(entry.name)) {
         const target = join(root, relative(source, path));
         mkdirSync(dirname(target), { recursive: true });
         copyFileSync(path, target);
         files++;
-        bytes += statSync(path).size;
       }
     }
   };
   visit(source);
-  return { root, files, bytes };
+  return root;
 }
 
-function timeRg(root: string, args: string[]): { ms: number; lines: number } {
+const temporary: string[] = [];
+const CORPORA: Corpus[] = [
+  {
+    name: 'javascript/typescript (node_modules)',
+    origin: 'this repository after npm ci',
+    root: () => {
+      const root = copyNodeModules();
+      temporary.push(root);
+      return root;
+    },
+    queries: [definition('createSourceFile'), usage('createSourceFile'), text('Licensed under'), everything('TokenFlags')],
+  },
+  {
+    name: 'go (golang-src)',
+    origin: 'apt-get install golang-src',
+    root: () => firstExisting(/^go-1\.\d+$/, '/usr/share', 'src') ?? firstExisting(/^go-1\.\d+$/, '/usr/lib', 'src'),
+    queries: [definition('NewReader'), usage('NewReader'), text('Copyright 2009'), everything('ReadFull')],
+  },
+  {
+    name: 'rust (rust-src, library/)',
+    origin: 'apt-get install rust-src',
+    root: () => firstExisting(/^rustc-[\d.]+/, '/usr/src', 'library') ?? firstExisting(/^rustc-[\d.]+/, '/usr/src'),
+    queries: [definition('from_utf8'), usage('from_utf8'), text('SAFETY:'), everything('Vec')],
+  },
+  {
+    name: 'python (stdlib)',
+    origin: 'the python3 package (/usr/lib/python3.x)',
+    root: () => firstExisting(/^python3\.\d+$/, '/usr/lib'),
+    queries: [definition('urlparse'), usage('urlparse'), text('deprecated'), everything('TextIOWrapper')],
+  },
+];
+
+function timeRg(root: string, literal: string): number {
   const started = performance.now();
-  const result = spawnSync(rgPath, args, { cwd: root, maxBuffer: 1 << 30, encoding: 'utf8' });
-  const ms = performance.now() - started;
-  return { ms, lines: result.stdout.split('\n').filter(Boolean).length };
+  spawnSync(rgPath, ['-F', '-n', '--no-config', '--hidden', '-g', '!.git', '--', literal, '.'], { cwd: root, maxBuffer: 1 << 30 });
+  return performance.now() - started;
 }
 
-async function timeTool(tool: ToolImplementation, root: string, args: Record<string, unknown>): Promise<{ ms: number; results: number }> {
-  const workspace = createNodeWorkspace(root);
+function contextFor(workspace: Workspace) {
+  return { workspace, tokenizer: approximateTokenizer, spool: createMemorySpool(), maxOutputTokens: 10_000, shell: 'unix_like' as const, signal: new AbortController().signal };
+}
+
+async function timeSearch(tool: CodeSearchTool, workspace: Workspace, args: Record<string, unknown>): Promise<number> {
   const parsed = tool.schema.parse(args);
   const started = performance.now();
-  const result = await tool.execute(parsed, {
-    workspace,
-    tokenizer: approximateTokenizer,
-    spool: createMemorySpool(),
-    maxOutputTokens: 10_000,
-    shell: 'unix_like',
-    signal: new AbortController().signal,
-  });
-  const ms = performance.now() - started;
+  const result = await tool.execute(parsed, contextFor(workspace));
   if (!result.ok) throw new Error(result.output);
-  return { ms, results: (result.data?.results as unknown[]).length };
+  return performance.now() - started;
+}
+
+async function repeat(run: () => Promise<number>): Promise<number[]> {
+  const times: number[] = [];
+  for (let index = 0; index < WARM_RUNS; index++) times.push(await run());
+  return times;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const ms = (value: number) => value.toFixed(0);
+const ratio = (value: number, base: number) => (value / base).toFixed(2);
 
-export default async function (): Promise<void> {
-  const corpus = buildCorpus();
-  console.log(`corpus: ${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(1)} MB (copied from node_modules) at ${corpus.root}`);
-  const queries: Array<{ label: string; args: Record<string, unknown>; rg: string[] }> = [
-    { label: 'text, rare literal (full scan)', args: { query: 'xyzzy_absent_literal', result_types: ['text'] }, rg: ['-F', '-n', 'xyzzy_absent_literal'] },
-    { label: 'text, common literal', args: { query: 'Licensed under', result_types: ['text'], max_results: 100 }, rg: ['-F', '-n', 'Licensed under'] },
-    { label: 'definition createSourceFile', args: { query: 'createSourceFile', result_types: ['definition'] }, rg: ['-F', '-n', 'createSourceFile'] },
-    { label: 'definition TokenFlags (mixed)', args: { query: 'TokenFlags' }, rg: ['-F', '-n', 'TokenFlags'] },
-    { label: 'path "parser"', args: { query: 'parser', result_types: ['path'] }, rg: ['--files'] },
-  ];
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+  console.log(line(header));
+  console.log(line(widths.map((width) => '-'.repeat(width))));
+  for (const row of rows) console.log(line(row));
+}
+
+/** Where the first search's time goes: runtime init, each grammar (first load in this process), walking, rg, parsing. */
+async function coldBreakdown(root: string): Promise<void> {
+  const parser = createSyntaxParser();
+  const grammars: GrammarId[] = ['typescript', 'tsx', 'javascript', 'python', 'rust', 'go', 'java', 'c', 'cpp', 'bash'];
+  const rows: string[][] = [];
+  for (const grammar of grammars) {
+    const started = performance.now();
+    await parser.parse(grammar, '');
+    rows.push([`load grammar ${grammar} (the first also starts web-tree-sitter)`, ms(performance.now() - started)]);
+    const again = performance.now();
+    await createSyntaxParser().parse(grammar, '');
+    rows.push([`  same grammar from a second parser (loaded once per process)`, (performance.now() - again).toFixed(2)]);
+  }
+  const workspace = createNodeWorkspace(root);
+  let started = performance.now();
+  const files = await walkWorkspace(workspace, '');
+  rows.push([`walk the corpus (${files.length} files, .gitignore honoured)`, ms(performance.now() - started)]);
+  started = performance.now();
+  const candidates = await createRipgrepPrefilter()({ workspace, query: 'createSourceFile', caseSensitive: true, start: '' });
+  rows.push([`rg -l for "createSourceFile" (${candidates?.size ?? 0} files)`, ms(performance.now() - started)]);
+  let parseMs = 0;
+  let bytes = 0;
+  for (const path of [...(candidates ?? [])].filter((file) => /\.(ts|js)$/.test(file))) {
+    const source = new TextDecoder().decode(await workspace.readFile(path));
+    if (source.length > 2 * 1024 * 1024) continue;
+    bytes += source.length;
+    const parseStarted = performance.now();
+    (await parser.parse(path.endsWith('.ts') ? 'typescript' : 'javascript', source))?.delete();
+    parseMs += performance.now() - parseStarted;
+  }
+  rows.push([`parse those candidates (${(bytes / 1e6).toFixed(1)} MB of source)`, ms(parseMs)]);
+  parser.dispose();
+  printTable(['cold step', 'ms'], rows);
+}
+
+async function benchCorpus(corpus: Corpus, root: string, rows: string[][], indexRows: string[][]): Promise<void> {
+  const workspace = createNodeWorkspace(root);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'code-search-bench-cache-'));
   try {
-    const rows: string[][] = [];
-    for (const mode of ['scan', 'ripgrep'] as const) {
-      for (const query of queries) {
-        const rgArgs = [...query.rg, '--no-config', '--hidden', '-g', '!.git', '.'];
-        const rgCold = { ms: timeRg(corpus.root, rgArgs).ms };
-        const rgWarm = median(Array.from({ length: WARM_RUNS }, () => timeRg(corpus.root, rgArgs).ms));
-        // Cold: the first query of a fresh tool instance (grammar load, parse, empty cache); median of COLD_RUNS instances.
-        const coldTimes: number[] = [];
-        for (let run = 1; run < COLD_RUNS; run++) {
-          const fresh = createCodeSearchTool({ prefilter: mode });
-          coldTimes.push((await timeTool(fresh, corpus.root, query.args)).ms);
-          await fresh.close?.();
+    const rg = new Map<string, { cold: number; warm: number }>();
+    for (const query of corpus.queries) {
+      const cold = timeRg(root, query.literal);
+      rg.set(query.label, { cold, warm: median(Array.from({ length: WARM_RUNS }, () => timeRg(root, query.literal))) });
+    }
+    // First search of a new host with nothing cached: the index starts building in the background and the search scans.
+    const first = new Map<string, number>();
+    for (const query of corpus.queries) {
+      const tool = createCodeSearchTool({ index: false });
+      first.set(query.label, await timeSearch(tool, workspace, query.args));
+      await tool.close();
+    }
+    const building = createCodeSearchTool({ index: { cacheDir } });
+    building.prepare(workspace);
+    const whileBuilding = await timeSearch(building, workspace, corpus.queries[0].args);
+    const buildStarted = performance.now();
+    await building.symbolIndex!.ready;
+    const built = await building.symbolIndex!.stats();
+    const repeated = new Map<string, number>();
+    for (const query of corpus.queries) {
+      await timeSearch(building, workspace, query.args);
+      repeated.set(query.label, median(await repeat(() => timeSearch(building, workspace, query.args))));
+    }
+    await building.close();
+    // A new host on the same folder: the index loads from the cache folder.
+    const warmStart = createCodeSearchTool({ index: { cacheDir } });
+    const loadStarted = performance.now();
+    warmStart.prepare(workspace);
+    await warmStart.symbolIndex!.ready;
+    const loadMs = performance.now() - loadStarted;
+    const warmFirst = new Map<string, number>();
+    for (const query of corpus.queries) warmFirst.set(query.label, await timeSearch(warmStart, workspace, query.args));
+    await warmStart.close();
+
+    for (const query of corpus.queries) {
+      const base = rg.get(query.label)!;
+      rows.push([
+        corpus.name,
+        query.label,
+        ms(base.cold),
+        ms(base.warm),
+        ms(first.get(query.label)!),
+        ratio(first.get(query.label)!, base.cold),
+        ms(warmFirst.get(query.label)!),
+        ratio(warmFirst.get(query.label)!, base.cold),
+        ms(repeated.get(query.label)!),
+        ratio(repeated.get(query.label)!, base.warm),
+      ]);
+    }
+    indexRows.push([
+      corpus.name,
+      String(built?.files ?? 0),
+      String(built?.parsed ?? 0),
+      String(built?.occurrences ?? 0),
+      ms(built?.buildMs ?? 0),
+      `${((built?.heapUsedBytes ?? 0) / 1e6).toFixed(0)} MB`,
+      ms(loadMs),
+      `${ms(whileBuilding)} (waited ${ms(performance.now() - buildStarted)} more for the build)`,
+    ]);
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+/** A tree of the first `count` files of the corpora (hard links when possible), for the index scale figures. */
+function scaleTree(sources: string[], count: number): { root: string; files: number } {
+  const root = mkdtempSync(join(tmpdir(), `code-search-scale-${count}-`));
+  let files = 0;
+  const visit = (source: string, dir: string, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (files >= count) return;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(source, path, prefix);
+      else if (entry.isFile()) {
+        const target = join(root, prefix, relative(source, path));
+        mkdirSync(dirname(target), { recursive: true });
+        try {
+          linkSync(path, target);
+        } catch {
+          copyFileSync(path, target);
         }
-        const tool = createCodeSearchTool({ prefilter: mode });
-        const first = await timeTool(tool, corpus.root, query.args);
-        const cold = { ms: median([...coldTimes, first.ms]), results: first.results };
-        const warmTimes: number[] = [];
-        let results = cold.results;
-        for (let run = 0; run < WARM_RUNS; run++) {
-          const warm = await timeTool(tool, corpus.root, query.args);
-          warmTimes.push(warm.ms);
-          results = warm.results;
-        }
-        await tool.close?.();
-        const warm = median(warmTimes);
-        rows.push([
-          mode,
-          query.label,
-          String(results),
-          rgCold.ms.toFixed(0),
-          rgWarm.toFixed(0),
-          cold.ms.toFixed(0),
-          warm.toFixed(0),
-          (cold.ms / rgCold.ms).toFixed(2),
-          (warm / rgWarm).toFixed(2),
-        ]);
+        files++;
       }
     }
-    const header = ['prefilter', 'query', 'results', 'rg cold ms', 'rg warm ms', 'cs cold ms', 'cs warm ms', 'cold ratio', 'warm ratio'];
-    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-    const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
-    console.log(line(header));
-    console.log(line(widths.map((width) => '-'.repeat(width))));
-    for (const row of rows) console.log(line(row));
-    console.log(`cold = first query of a new tool instance (grammar load + parse), median of ${COLD_RUNS} instances; warm = median of ${WARM_RUNS} repeats on one instance.`);
-    console.log('scan rows: warm includes the whole-result cache (the 2nd identical call searches and snapshots with a walk + stat of every file, calls 3+ only validate it); ripgrep rows: no result cache (rg is as cheap as the validation), every call runs rg -l and reuses parsed trees.');
-    console.log(`rg cold = first rg run, rg warm = median of ${WARM_RUNS}; the OS page cache is warm for both (files were just copied). ratio = code_search / rg.`);
+  };
+  sources.forEach((source, index) => visit(source, source, `corpus-${index}`));
+  return { root, files };
+}
+
+async function benchScale(sources: string[], count: number, rows: string[][]): Promise<void> {
+  const tree = scaleTree(sources, count);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'code-search-bench-cache-'));
+  try {
+    const workspace = createNodeWorkspace(tree.root);
+    const tool = createCodeSearchTool({ index: { cacheDir } });
+    tool.prepare(workspace);
+    await tool.symbolIndex!.ready;
+    const stats = await tool.symbolIndex!.stats();
+    const query = { query: 'Read', result_types: ['definition', 'usage'] };
+    await timeSearch(tool, workspace, query);
+    const search = median(await repeat(() => timeSearch(tool, workspace, query)));
+    const rg = median(Array.from({ length: WARM_RUNS }, () => timeRg(tree.root, 'Read')));
+    await tool.close();
+    const cacheBytes = readdirSync(cacheDir).reduce((sum, name) => sum + statSync(join(cacheDir, name)).size, 0);
+    rows.push([
+      String(tree.files),
+      String(stats?.parsed ?? 0),
+      String(stats?.occurrences ?? 0),
+      `${((stats?.buildMs ?? 0) / 1000).toFixed(1)} s`,
+      `${((stats?.heapUsedBytes ?? 0) / 1e6).toFixed(0)} MB`,
+      `${(cacheBytes / 1e6).toFixed(0)} MB`,
+      `${ms(search)} / ${ms(rg)} = ${ratio(search, rg)}`,
+    ]);
   } finally {
-    rmSync(corpus.root, { recursive: true, force: true });
+    rmSync(tree.root, { recursive: true, force: true });
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+export default async function (): Promise<void> {
+  const rows: string[][] = [];
+  const indexRows: string[][] = [];
+  const present: string[] = [];
+  const only = process.env.CODE_SEARCH_BENCH_CORPORA?.split(',');
+  try {
+    for (const corpus of CORPORA) {
+      if (only && !only.some((name) => corpus.name.includes(name))) continue;
+      const root = corpus.root();
+      if (!root) {
+        console.log(`skipped ${corpus.name}: not installed (${corpus.origin})`);
+        continue;
+      }
+      const files = (await walkWorkspace(createNodeWorkspace(root), '')).length;
+      console.log(`corpus ${corpus.name}: ${files} files at ${root}`);
+      if (present.length === 0) await coldBreakdown(root);
+      present.push(root);
+      await benchCorpus(corpus, root, rows, indexRows);
+    }
+    console.log('');
+    printTable(['corpus', 'query', 'rg cold ms', 'rg warm ms', 'first search ms', 'first / rg', 'first, warm cache ms', 'warm cache / rg', 'repeated ms', 'repeated / rg'], rows);
+    console.log(
+      'first search = a new tool with nothing cached (the scan; the index is not built yet). first, warm cache = the first search of a new tool whose index loaded from the cache folder.' +
+        ` repeated = median of ${WARM_RUNS} on a tool whose index is built. rg cold = the first rg run, rg warm = median of ${WARM_RUNS}. ratio = code_search / rg.`,
+    );
+    console.log('');
+    printTable(['corpus', 'files', 'parsed', 'identifiers', 'build ms', 'worker heap', 'load from cache ms', 'search while building ms'], indexRows);
+
+    const scales = (process.env.CODE_SEARCH_BENCH_SCALES ?? '10000,50000').split(',').map(Number).filter((value) => value > 0);
+    // The Debian corpora whole (all of rustc, not only its library), then node_modules to make up the count.
+    const scaleSources = [CORPORA[1].root(), firstExisting(/^rustc-[\d.]+/, '/usr/src'), CORPORA[3].root()].filter((root): root is string => root !== undefined);
+    if (scales.length > 0) {
+      console.log('');
+      if (temporary.length === 0) temporary.push(copyNodeModules());
+      const scaleRows: string[][] = [];
+      for (const count of scales) await benchScale([...scaleSources, ...temporary], count, scaleRows);
+      printTable(['files', 'parsed', 'identifiers', 'index build', 'worker heap', 'cache file', 'def+usage "Read": index / rg ms'], scaleRows);
+      console.log('The scale trees hold the first N files of the corpora above (hard links), fewer when the corpora hold fewer.');
+    }
+  } finally {
+    for (const root of temporary) rmSync(root, { recursive: true, force: true });
   }
 }

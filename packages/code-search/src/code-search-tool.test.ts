@@ -116,7 +116,8 @@ describe.each(workspaces)('code_search on the polyglot fixture (%s)', (_kind, ma
   it('classifies definitions, usages, text and paths in every language, ordered by category, path, line, column', async () => {
     const result = await search(makeWorkspace(), { query: 'Gadget', max_results: 100 });
     expect(result.ok).toBe(true);
-    expect(hitsOf(result).map(brief)).toEqual([...DEFINITIONS, ...USAGES, ...TEXT, ...PATHS]);
+    // Paths follow smart case like content: 'Gadget' names Gadget.java, not gadget.py.
+    expect(hitsOf(result).map(brief)).toEqual([...DEFINITIONS, ...USAGES, ...TEXT, 'path native/Gadget.java:1:1']);
     expect(result.data?.truncated).toBe(false);
     const definition = hitsOf(result)[0];
     expect(definition).toEqual({
@@ -129,7 +130,7 @@ describe.each(workspaces)('code_search on the polyglot fixture (%s)', (_kind, ma
     });
     expect(result.output).toContain('definition src/gadget.ts:2:18 Gadget — export interface Gadget {');
     expect(result.output).toContain('text src/gadget.ts:6:18 — const label = \'Gadget in a string\';');
-    expect(result.output).toContain('path src/gadget.ts');
+    expect(result.output).toContain('path native/Gadget.java');
   });
 
   it('keeps names in comments and strings out of usages, and declarations out of usages', async () => {
@@ -168,8 +169,12 @@ describe.each(workspaces)('code_search on the polyglot fixture (%s)', (_kind, ma
     expect(insensitive.map(brief)).toEqual(DEFINITIONS);
     expect(insensitive.every((hit) => hit.name === 'Gadget')).toBe(true);
     const sensitive = hitsOf(await search(makeWorkspace(), { query: 'GADGET', max_results: 100 }));
-    // Paths always match case-insensitively; content does not.
-    expect(sensitive.map(brief)).toEqual(PATHS);
+    expect(sensitive.map(brief)).toEqual([]);
+    // Paths follow smart case too: a lower-case query matches any case, an upper-case letter makes it case-sensitive.
+    const anyCase = hitsOf(await search(makeWorkspace(), { query: 'gadget', result_types: ['path'], max_results: 100 }));
+    expect(anyCase.map(brief)).toEqual(PATHS);
+    const exactCase = hitsOf(await search(makeWorkspace(), { query: 'Gadget', result_types: ['path'], max_results: 100 }));
+    expect(exactCase.map(brief)).toEqual(['path native/Gadget.java:1:1']);
     const lowerText = hitsOf(await search(makeWorkspace(), { query: 'make_gadget', result_types: ['definition'] }));
     expect(lowerText.map(brief)).toEqual(['definition native/gadget.c:6:16']);
   });
@@ -191,7 +196,7 @@ describe.each(workspaces)('code_search on the polyglot fixture (%s)', (_kind, ma
     expect(new Set(rust.map((hit) => hit.path))).toEqual(new Set(['native/gadget.rs', 'native/gadget.go']));
     const ts = hitsOf(await search(makeWorkspace(), { query: 'Gadget', file_types: ['ts'], result_types: ['definition'] }));
     expect(ts.map(brief)).toEqual(['definition src/gadget.ts:2:18']);
-    const paths = hitsOf(await search(makeWorkspace(), { query: 'GADGET.C', result_types: ['path'] }));
+    const paths = hitsOf(await search(makeWorkspace(), { query: 'gadget.c', result_types: ['path'] }));
     expect(paths.map(brief)).toEqual(['path native/gadget.c:1:1', 'path native/gadget.cpp:1:1']);
   });
 

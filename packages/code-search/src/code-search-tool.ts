@@ -9,6 +9,9 @@ import { createResultCache, snapshotWorkspace } from './result-cache.js';
 import { createRipgrepPrefilter } from './ripgrep-prefilter.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
 import { comparePaths, walkWorkspace } from './workspace-walker.js';
+import type { IndexedFile } from './index-store.js';
+import { languageOfPath } from './language-table.js';
+import { createSymbolIndex, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
 
 /** Narrows the files whose content may contain the query (e.g. ripgrep on a disk workspace); undefined means "no opinion". */
 export type CandidatePrefilter = (request: {
@@ -38,6 +41,22 @@ export interface CodeSearchToolOptions {
    * than ripgrep). Default: on with the `'scan'` prefilter, off with ripgrep.
    */
   resultCache?: boolean;
+  /**
+   * The background symbol index of a disk workspace (definitions and identifier occurrences per file, on a worker thread,
+   * persisted in `cacheDir`): definition and usage searches answer from it once it is built, and every search before that
+   * scans as without it. Default: on; `false`: never index. In-memory workspaces are always scanned.
+   */
+  index?: boolean | SymbolIndexOptions;
+}
+
+/** The code_search tool: a ToolImplementation that can start indexing a workspace before the first call. */
+export interface CodeSearchTool extends ToolImplementation {
+  /** Starts the background index of `workspace` (a disk workspace; others are ignored) unless indexing is off. */
+  prepare(workspace: Workspace): void;
+  /** The index of the prepared workspace, once started. */
+  readonly symbolIndex: SymbolIndex | undefined;
+  /** Stops the index worker and frees parsed trees. */
+  close(): Promise<void>;
 }
 
 function respond(query: string, outcome: SearchOutcome): ToolResult {
@@ -46,14 +65,31 @@ function respond(query: string, outcome: SearchOutcome): ToolResult {
 }
 
 /** Creates the code_search tool: literal scan, tree-sitter classification, parse cache shared across calls. */
-export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolImplementation {
+export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeSearchTool {
   const parser = createSyntaxParser(options.grammarSource ?? nodeGrammarSource);
   const cache = createParseCache(options.cacheSourceChars ?? DEFAULT_CACHE_SOURCE_CHARS);
+  const binariesByRoot = new Map<string, Map<string, { mtimeMs: number; size: number }>>();
+  const binariesOf = (root: string) => {
+    let binaries = binariesByRoot.get(root);
+    if (!binaries) binariesByRoot.set(root, (binaries = new Map()));
+    return binaries;
+  };
   const choice = options.prefilter ?? 'ripgrep';
   const results = (options.resultCache ?? choice === 'scan') ? createResultCache() : undefined;
   const prefilter: CandidatePrefilter | undefined = choice === 'scan' ? undefined : choice === 'ripgrep' ? createRipgrepPrefilter() : choice;
+  const indexOptions = options.index === false ? undefined : options.index === true || options.index === undefined ? {} : options.index;
+  let index: { root: string; symbols: SymbolIndex } | undefined;
+  let closed = false;
+  const prepare = (workspace: Workspace) => {
+    if (index || closed || !indexOptions || !workspace.onDisk) return;
+    index = { root: workspace.root, symbols: createSymbolIndex(workspace.root, indexOptions) };
+  };
   return {
     name: 'code_search',
+    prepare,
+    get symbolIndex() {
+      return index?.symbols;
+    },
     schema: codeSearchSchema,
     async execute(rawArgs, context) {
       const args = rawArgs as CodeSearchArgs;
@@ -88,28 +124,48 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): ToolI
         const cached = await results.lookup(cacheKey, workspace, start, context.signal);
         if (cached) return respond(args.query, cached);
       }
+      prepare(workspace);
+      const symbols = index && index.root === workspace.root ? index.symbols : undefined;
+      const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
+      const syntaxQuery = wantSyntax && matcher.identifierLike && !args.query.includes('$');
+      let known: Map<string, IndexedFile> | undefined;
+      let indexed: IndexedFile[] | undefined;
+      if (symbols && syntaxQuery && !resultTypes.has('text')) {
+        // Definitions and usages only: the index (checked against the disk) names every file that can hold one.
+        indexed = await symbols.lookup({ query: args.query, caseSensitive: matcher.caseSensitive, start, extensions });
+        if (indexed) known = new Map(indexed.map((file) => [file.path, file]));
+      }
       const startedAtMs = Date.now();
       const snapshot = useResultCache ? snapshotWorkspace(workspace, start, context.signal).catch(() => undefined) : undefined;
       const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
-      const prefiltered =
-        wantContent && prefilter
+      const prefiltered = indexed
+        ? Promise.resolve(new Set(indexed.map((file) => file.path)))
+        : wantContent && prefilter
           ? prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, signal: context.signal })
           : Promise.resolve(undefined);
       // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules).
       const walking = resultTypes.has('path') ? walkWorkspace(workspace, start, context.signal) : undefined;
       const candidates = await prefiltered;
+      if (symbols && syntaxQuery && candidates && !known) {
+        // Text wanted too: ripgrep names the files; the index classifies those it holds unchanged, the rest are parsed.
+        const parseable = [...candidates].filter((path) => languageOfPath(path)?.grammar !== undefined);
+        known = await symbols.occurrences({ query: args.query, caseSensitive: matcher.caseSensitive, paths: parseable });
+      }
       const listed = walking ? await walking : candidates ? [...candidates].sort(comparePaths) : await walkWorkspace(workspace, start, context.signal);
       const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
       const outcome = await searchFiles(
-        { matcher, files, resultTypes, maxResults: args.max_results, candidates },
-        { workspace, parser, cache, signal: context.signal },
+        { matcher, files, resultTypes, maxResults: args.max_results, candidates, known },
+        { workspace, parser, cache, signal: context.signal, binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined },
       );
       const taken = snapshot ? await snapshot : undefined;
       if (taken && results && !context.signal.aborted) results.store(cacheKey, taken, outcome, startedAtMs);
       return respond(args.query, outcome);
     },
     async close() {
+      closed = true;
+      await index?.symbols.close();
       results?.clear();
+      binariesByRoot.clear();
       cache.clear();
       parser.dispose();
     },

@@ -34,20 +34,34 @@ export interface SyntaxParser {
   dispose(): void;
 }
 
-/** Creates a parser that loads web-tree-sitter and each grammar on first use. */
-export function createSyntaxParser(source: GrammarSource = nodeGrammarSource): SyntaxParser {
-  let runtime: Promise<typeof import('web-tree-sitter')> | undefined;
-  let parser: Parser | undefined;
-  const languages = new Map<GrammarId, Promise<Language | undefined>>();
-  const failures = new Map<GrammarId, string>();
+let runtime: Promise<typeof import('web-tree-sitter')> | undefined;
 
-  const loadRuntime = () => {
-    runtime ??= import('web-tree-sitter').then(async (module) => {
-      await module.Parser.init();
-      return module;
-    });
-    return runtime;
-  };
+/** web-tree-sitter, initialised once per process (or worker thread). */
+function loadRuntime(): Promise<typeof import('web-tree-sitter')> {
+  runtime ??= import('web-tree-sitter').then(async (module) => {
+    await module.Parser.init();
+    return module;
+  });
+  return runtime;
+}
+
+interface LoadedGrammars {
+  languages: Map<GrammarId, Promise<Language | undefined>>;
+  failures: Map<GrammarId, string>;
+}
+
+/** Grammars already loaded, per source: every parser of the process shares them, so each grammar loads once. */
+const loadedBySource = new WeakMap<GrammarSource, LoadedGrammars>();
+
+/** Creates a parser that loads web-tree-sitter and each grammar on first use (once per process for a given source). */
+export function createSyntaxParser(source: GrammarSource = nodeGrammarSource): SyntaxParser {
+  let parser: Parser | undefined;
+  let loaded = loadedBySource.get(source);
+  if (!loaded) {
+    loaded = { languages: new Map(), failures: new Map() };
+    loadedBySource.set(source, loaded);
+  }
+  const { languages, failures } = loaded;
 
   const language = (grammar: GrammarId): Promise<Language | undefined> => {
     let pending = languages.get(grammar);

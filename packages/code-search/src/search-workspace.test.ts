@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMemoryWorkspace } from '@toolhost/core';
+import { createMemoryWorkspace, type Workspace } from '@toolhost/core';
+import { createNodeWorkspace } from '@toolhost/core/node';
 import { createSyntaxParser } from './grammar-loader.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache } from './parse-cache.js';
@@ -18,13 +22,13 @@ describe('searchFiles', () => {
       maxResults: 20,
     };
     const first = await searchFiles(request, { workspace, parser, cache });
-    expect(first.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0 });
+    expect(first.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0, indexed: 0 });
     const second = await searchFiles({ ...request, matcher: createLiteralMatcher('alpha') }, { workspace, parser, cache });
-    expect(second.stats).toEqual({ scanned: 2, parsed: 0, cachedTrees: 1 });
+    expect(second.stats).toEqual({ scanned: 2, parsed: 0, cachedTrees: 1, indexed: 0 });
     expect(second.results).toEqual(first.results);
     await workspace.writeFile('a.ts', new TextEncoder().encode('const alpha = 1;\n'));
     const third = await searchFiles(request, { workspace, parser, cache });
-    expect(third.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0 });
+    expect(third.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0, indexed: 0 });
     expect(third.results.map((hit) => `${hit.result_type}:${hit.line}:${hit.column}`)).toEqual(['definition:1:7', 'text:1:1']);
     cache.clear();
     expect(cache.size).toBe(0);
@@ -73,5 +77,34 @@ describe('searchFiles', () => {
     );
     expect(outcome.stats.parsed).toBe(0);
     expect(outcome.results.map((hit) => `${hit.result_type}:${hit.column}`)).toEqual(['text:7', 'text:24']);
+  });
+
+  it('skips a file already found binary while its size and mtime hold, and reads it again once it changes', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'binary-skip-'));
+    try {
+      const old = new Date(Date.now() - 3_600_000);
+      writeFileSync(join(root, 'blob.bin'), Buffer.from('\0\0gamma\0'));
+      writeFileSync(join(root, 'notes.txt'), 'gamma\n');
+      for (const name of ['blob.bin', 'notes.txt']) utimesSync(join(root, name), old, old);
+      const inner = createNodeWorkspace(root);
+      const reads: string[] = [];
+      const workspace: Workspace = Object.create(inner);
+      workspace.readFile = (path) => {
+        reads.push(path);
+        return inner.readFile(path);
+      };
+      const binaries = new Map<string, { mtimeMs: number; size: number }>();
+      const request = { matcher: createLiteralMatcher('gamma'), files: ['blob.bin', 'notes.txt'], resultTypes: new Set(['text'] as const), maxResults: 20 };
+      const search = () => searchFiles(request, { workspace, parser, cache: createParseCache(), binaries });
+      expect((await search()).results.map((hit) => hit.path)).toEqual(['notes.txt']);
+      expect(binaries.has('blob.bin')).toBe(true);
+      reads.length = 0;
+      expect((await search()).results.map((hit) => hit.path)).toEqual(['notes.txt']);
+      expect(reads).toEqual(['notes.txt']);
+      writeFileSync(join(root, 'blob.bin'), 'gamma as text\n');
+      expect((await search()).results.map((hit) => hit.path)).toEqual(['blob.bin', 'notes.txt']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -5,16 +5,16 @@ import type { SyntaxParser } from './grammar-loader.js';
 import { extensionOf, languageOfPath } from './language-table.js';
 import { createLineIndex, type LineIndex } from './line-index.js';
 import type { LiteralMatcher } from './literal-matcher.js';
+import type { IndexedFile } from './index-store.js';
 import type { ParseCache } from './parse-cache.js';
 import { compareHits, type SearchHit } from './search-hit.js';
 import { makeSnippet } from './snippet.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { RESULT_TYPES } from './code-search-schema.js';
 
-/** Files over this size are searched as text only (not parsed). */
-export const MAX_PARSE_BYTES = 2 * 1024 * 1024;
-/** How many bytes are checked for NUL to call a file binary. */
-export const BINARY_PROBE_BYTES = 8192;
+import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES } from './file-limits.js';
+
+export { BINARY_PROBE_BYTES, MAX_PARSE_BYTES };
 const READ_AHEAD = 24;
 const CONTENT_TYPES: readonly ResultType[] = ['definition', 'usage', 'text'];
 
@@ -27,6 +27,8 @@ export interface SearchRequest {
   readonly maxResults: number;
   /** When given, only these files can contain the query (a prefilter such as ripgrep already ran). */
   readonly candidates?: ReadonlySet<string>;
+  /** Identifier nodes spelled like the query, from the symbol index; used instead of parsing when the file's size and mtime match. */
+  readonly known?: ReadonlyMap<string, IndexedFile>;
 }
 
 /** What a search needs around it. */
@@ -35,6 +37,8 @@ export interface SearchEnvironment {
   readonly parser: SyntaxParser;
   readonly cache: ParseCache;
   readonly signal?: AbortSignal;
+  /** Files found binary (NUL in their first bytes), by size and mtime: skipped unread while both hold. */
+  readonly binaries?: Map<string, { mtimeMs: number; size: number }>;
 }
 
 /** Results plus whether more exist and hints for the model. */
@@ -43,7 +47,7 @@ export interface SearchOutcome {
   truncated: boolean;
   hints: string[];
   /** Files whose content was read and scanned, and how many of them were parsed. */
-  stats: { scanned: number; parsed: number; cachedTrees: number };
+  stats: { scanned: number; parsed: number; cachedTrees: number; indexed: number };
 }
 
 interface Unavailable {
@@ -57,6 +61,22 @@ function isBinary(bytes: Uint8Array): boolean {
 }
 
 const decoder = new TextDecoder();
+/** Read in place of a file known to be binary and unchanged. */
+const SKIPPED = new Uint8Array(0);
+/** Binary verdicts kept per search tool. */
+const MAX_BINARIES = 10_000;
+
+/** Records a binary verdict once the file's mtime is old enough to vouch for the bytes just read (racy-git rule). */
+function rememberBinary(workspace: Workspace, binaries: Map<string, { mtimeMs: number; size: number }>, path: string, length: number): Promise<void> {
+  return workspace.lstat(path).then(
+    (stat) => {
+      if (!stat || stat.size !== length || stat.mtimeMs >= Date.now() - 2000) return;
+      if (binaries.size >= MAX_BINARIES) binaries.clear();
+      binaries.set(path, { mtimeMs: stat.mtimeMs, size: stat.size });
+    },
+    () => undefined,
+  );
+}
 
 /** Searches `files` in path order, stopping once the first requested category alone holds more than `maxResults`. */
 export async function searchFiles(request: SearchRequest, environment: SearchEnvironment): Promise<SearchOutcome> {
@@ -64,12 +84,14 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const { workspace, parser, cache } = environment;
   const hits: SearchHit[] = [];
   const counts: Record<ResultType, number> = { definition: 0, usage: 0, text: 0, path: 0 };
-  const stats = { scanned: 0, parsed: 0, cachedTrees: 0 };
+  const stats = { scanned: 0, parsed: 0, cachedTrees: 0, indexed: 0 };
   const unavailable: Unavailable = { noGrammar: new Map(), large: 0, failedGrammars: new Set() };
   const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
   const wantContent = wantSyntax || resultTypes.has('text');
   const firstCategory = RESULT_TYPES.find((type) => resultTypes.has(type))!;
   const lowerQuery = matcher.query.toLowerCase();
+  // Smart case, as for content: a query with an upper-case letter matches paths case-sensitively.
+  const pathHas = matcher.caseSensitive ? (path: string) => path.includes(matcher.query) : (path: string) => path.toLowerCase().includes(lowerQuery);
   let stoppedEarly = false;
   const overflow = new Set<ResultType>();
 
@@ -80,17 +102,24 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
 
   if (resultTypes.has('path')) {
     for (const path of files) {
-      const at = path.toLowerCase().indexOf(lowerQuery);
-      if (at !== -1) add({ result_type: 'path', path, line: 1, column: 1, snippet: path });
+      if (pathHas(path)) add({ result_type: 'path', path, line: 1, column: 1, snippet: path });
     }
   }
 
   const contentFiles = wantContent ? files.filter((path) => !request.candidates || request.candidates.has(path)) : [];
   const reads = new Map<number, Promise<Uint8Array | undefined>>();
+  const remembering: Array<Promise<void>> = [];
   const read = (index: number) => {
     let pending = reads.get(index);
     if (!pending) {
-      pending = workspace.readFile(contentFiles[index]).then(
+      const path = contentFiles[index];
+      const known = environment.binaries?.get(path);
+      // A known binary is skipped unread unless, being large, it may still count for the "over 2 MB" hint.
+      const skippable = known !== undefined && (resultTypes.has('text') || known.size <= MAX_PARSE_BYTES);
+      const reading = skippable
+        ? workspace.lstat(path).then((stat) => (stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size ? SKIPPED : workspace.readFile(path)))
+        : workspace.readFile(path);
+      pending = reading.then(
         (bytes) => bytes,
         () => undefined,
       );
@@ -116,6 +145,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     for (let ahead = index; ahead < Math.min(contentFiles.length, index + READ_AHEAD); ahead++) read(ahead);
     const bytes = await read(index);
     reads.delete(index);
+    if (bytes === SKIPPED) continue;
     if (bytes && bytes.length > MAX_PARSE_BYTES && !resultTypes.has('text')) {
       // Text-only file and text not requested: it can only be a hint.
       if (matcher.mayContain(bytes)) unavailable.large++;
@@ -123,8 +153,12 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     }
     if (!bytes) continue;
     stats.scanned++;
-    if (isBinary(bytes) || !matcher.mayContain(bytes)) continue;
     const path = contentFiles[index];
+    if (isBinary(bytes)) {
+      if (environment.binaries) remembering.push(rememberBinary(workspace, environment.binaries, path, bytes.length));
+      continue;
+    }
+    if (!matcher.mayContain(bytes)) continue;
     const text = decoder.decode(bytes);
     const starts = matcher.find(text);
     if (starts.length === 0) continue;
@@ -143,9 +177,18 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
         unavailable.large++;
       } else {
         const stat = await workspace.lstat(path);
-        let tree = stat ? cache.get(path, stat.mtimeMs, stat.size) : undefined;
+        const known = request.known?.get(path);
+        if (known?.occurrences && stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size) {
+          const byStart = new Map(known.occurrences.map((occurrence) => [occurrence.start, occurrence.definition] as const));
+          kinds = starts.map((start) => {
+            const definition = byStart.get(start);
+            return definition === undefined ? 'text' : definition ? 'definition' : 'usage';
+          });
+          stats.indexed++;
+        }
+        let tree = kinds || !stat ? undefined : cache.get(path, stat.mtimeMs, stat.size);
         if (tree) stats.cachedTrees++;
-        else {
+        else if (!kinds) {
           tree = await parser.parse(language.grammar, text);
           if (tree) {
             stats.parsed++;
@@ -179,7 +222,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     }
   }
   // Let reads still in flight settle before returning (they hold file handles).
-  await Promise.all(reads.values());
+  await Promise.all([...reads.values(), ...remembering]);
 
   const unique = new Map<string, SearchHit>();
   for (const hit of hits) unique.set(`${hit.result_type}\u0000${hit.path}\u0000${hit.line}\u0000${hit.column}`, hit);

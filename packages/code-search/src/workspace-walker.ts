@@ -39,9 +39,15 @@ async function readIgnoreLayer(workspace: Workspace, dir: string): Promise<Ignor
 
 /**
  * Lists the files under `start` (a workspace-relative folder or file), sorted by path: honours `.gitignore` files (nested
- * ones too, and those of the folders above `start`), skips `.git/`, never follows symlinks.
+ * ones too, and those of the folders above `start`), skips `.git/`, never follows symlinks. `onDirectory` hears every folder
+ * listed (`start` included).
  */
-export async function walkWorkspace(workspace: Workspace, start: string, signal?: AbortSignal): Promise<string[]> {
+export async function walkWorkspace(
+  workspace: Workspace,
+  start: string,
+  signal?: AbortSignal,
+  onDirectory?: (dir: string) => void,
+): Promise<string[]> {
   const stat = await workspace.stat(start);
   if (!stat) return [];
   if (stat.kind === 'file') return [start];
@@ -59,6 +65,7 @@ export async function walkWorkspace(workspace: Workspace, start: string, signal?
   const files: string[] = [];
   const queue: Array<{ dir: string; layers: IgnoreLayer[] }> = [{ dir: start, layers: ancestors }];
   const visit = async (dir: string, inherited: IgnoreLayer[]) => {
+    onDirectory?.(dir);
     let entries;
     try {
       entries = await workspace.readdir(dir);
@@ -97,4 +104,27 @@ export async function walkWorkspace(workspace: Workspace, start: string, signal?
 /** Orders paths by UTF-16 code units (the order results are reported in). */
 export function comparePaths(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The direct children of `dir` (a folder the walk reaches) that a walk from the root keeps: files and folders, with the
+ * `.gitignore` rules of `dir` and of every folder above it applied.
+ */
+export async function listFolder(workspace: Workspace, dir: string): Promise<{ files: string[]; folders: string[] }> {
+  const layers: IgnoreLayer[] = [];
+  const parts = dir ? dir.split('/') : [];
+  for (let depth = 0; depth <= parts.length; depth++) {
+    const layer = await readIgnoreLayer(workspace, parts.slice(0, depth).join('/'));
+    if (layer) layers.push(layer);
+  }
+  const files: string[] = [];
+  const folders: string[] = [];
+  for (const entry of await workspace.readdir(dir)) {
+    if (entry.kind === 'symlink' || entry.kind === 'other') continue;
+    const path = join(dir, entry.name);
+    if (entry.kind === 'directory') {
+      if (entry.name !== '.git' && !isIgnored(layers, path, true)) folders.push(path);
+    } else if (!isIgnored(layers, path, false)) files.push(path);
+  }
+  return { files, folders };
 }

@@ -43,7 +43,8 @@ export interface BuiltinImplementations {
   exec_command: ToolImplementation;
   write_stdin: ToolImplementation;
   apply_patch: ToolImplementation;
-  code_search?: ToolImplementation;
+  /** `prepare`, when present, is called with the workspace as the runtime starts (code_search starts its index there). */
+  code_search?: ToolImplementation & { prepare?(workspace: Workspace): void };
 }
 
 /** Options of {@link createToolRuntime}. */
@@ -215,6 +216,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     if (!implementation) throw new ToolHostError('invalid_options', `profile ${options.profile} needs an implementation of ${name}`);
     builtins.set(name, implementation);
   }
+  if (builtins.has('code_search')) options.implementations.code_search?.prepare?.(options.workspace);
   const patchTool = builtins.get('apply_patch');
   const builtinDefinitions = [...builtins.values()].map((impl) => builtinDefinition(impl, guidance));
   const checkCatalogName = (name: unknown) => {

@@ -29,4 +29,34 @@ export default [
       });
     },
   },
+  {
+    name: 'the symbol index worker starts from the installed dist and answers definition searches',
+    async run(context) {
+      const { assert } = context;
+      const [{ createCodeSearchTool }, { createNodeWorkspace }, { approximateTokenizer, createMemorySpool }] = await Promise.all([
+        context.load('@toolhost/code-search'),
+        context.load('@toolhost/core/node'),
+        context.load('@toolhost/core'),
+      ]);
+      const workspace = createNodeWorkspace(context.tempWorkspace(files));
+      const tool = createCodeSearchTool({ index: { cacheDir: false } });
+      try {
+        tool.prepare(workspace);
+        assert.equal(await tool.symbolIndex.ready, true, 'the index worker did not start');
+        const result = await tool.execute(tool.schema.parse({ query: 'makeGadget', result_types: ['definition', 'usage'] }), {
+          workspace,
+          tokenizer: approximateTokenizer,
+          spool: createMemorySpool(),
+          maxOutputTokens: 1000,
+          shell: 'unix_like',
+          signal: new AbortController().signal,
+        });
+        assert.ok(result.output.includes('definition src/gadget.ts:1:17'), result.output);
+        assert.ok(result.output.includes('usage src/gadget.ts:2:11'), result.output);
+      } finally {
+        await tool.close();
+      }
+      assert.equal(tool.symbolIndex.running, false);
+    },
+  },
 ];

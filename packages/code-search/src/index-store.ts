@@ -1,0 +1,437 @@
+// The symbol index itself, as held by its worker thread: one entry per file of a disk workspace, validated by size and
+// mtime, with every identifier node and the word tokens of code files. Node-only (sync file access keeps sweeps cheap).
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { Workspace, WorkspaceDirEntry, WorkspaceStat } from '@toolhost/core';
+import type { SyntaxParser } from './grammar-loader.js';
+import { extractIdentifiers, foldCase, foldedWordTokens } from './identifier-extractor.js';
+import { extensionOf, languageOfPath } from './language-table.js';
+import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES } from './file-limits.js';
+import { SYNTAX_SPECS } from './syntax-spec.js';
+import { listFolder, walkWorkspace } from './workspace-walker.js';
+
+/** Bumped whenever the stored layout or the classification changes, so older cache files are ignored. */
+export const INDEX_FORMAT = 2;
+/** An entry whose file changed this recently before it was read cannot vouch for its content by mtime + size (racy-git rule). */
+export const RACY_MARGIN_MS = 2000;
+/** A search re-reads at most this many changed files itself; past that it scans while the index catches up in the background. */
+export const INLINE_REINDEX_LIMIT = 64;
+
+/** parsed: identifiers known; tokens: a code file with words only; large: over 2 MB, words only; binary, other: neither. */
+type EntryKind = 'parsed' | 'tokens' | 'large' | 'binary' | 'other';
+
+interface FileEntry {
+  size: number;
+  mtimeMs: number;
+  indexedAtMs: number;
+  kind: EntryKind;
+  /** Sorted distinct fold ids of the file's word tokens ('parsed', 'tokens' and 'large' text). */
+  folds?: Uint32Array;
+  /** 'parsed': pairs of [UTF-16 start, name id * 2 + 1 when a definition]. */
+  occurrences?: Int32Array;
+}
+
+/** A candidate file of an indexed lookup; `occurrences` (identifier nodes spelled like the query) only for parsed files. */
+export interface IndexedFile {
+  /** Workspace-relative path. */
+  path: string;
+  /** Size when indexed; the entry holds only while the file keeps it. */
+  size: number;
+  /** mtime when indexed; the entry holds only while the file keeps it. */
+  mtimeMs: number;
+  /** UTF-16 starts of the identifier nodes spelled like the query, and whether each names a declaration. */
+  occurrences?: Array<{ start: number; definition: boolean }>;
+}
+
+/** What a lookup answers: the files that can hold a definition, usage or hint for the query, or `ready:false`. */
+export type LookupAnswer = { ready: true; files: IndexedFile[] } | { ready: false };
+
+/** Counters of the index. */
+export interface IndexStats {
+  /** Files listed (after .gitignore). */
+  files: number;
+  /** Files whose identifier nodes are stored. */
+  parsed: number;
+  /** Identifier nodes stored. */
+  occurrences: number;
+  /** Distinct identifier spellings seen. */
+  names: number;
+  /** True once lookups answer. */
+  ready: boolean;
+  /** True when the index was loaded from the cache folder (then only changed files were read again). */
+  fromCache: boolean;
+  /** Time to build (or load and check) the index. */
+  buildMs: number;
+  /** The worker thread's JavaScript heap in use (the index lives there). */
+  heapUsedBytes: number;
+}
+
+interface StoredIndex {
+  format: number;
+  root: string;
+  names: string[];
+  folds: string[];
+  dirs: Array<[string, number]>;
+  files: Array<[string, FileEntry]>;
+}
+
+const decoder = new TextDecoder();
+
+function under(start: string, path: string): boolean {
+  return start === '' || path === start || path.startsWith(`${start}/`);
+}
+
+function hasId(sorted: Uint32Array, id: number): boolean {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = sorted[middle];
+    if (value === id) return true;
+    if (value < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
+function statOf(absolute: string): WorkspaceStat | undefined {
+  const stat = lstatSync(absolute, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  const kind = stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : stat.isSymbolicLink() ? 'symlink' : 'other';
+  return { kind, size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
+}
+
+/** A read-only Workspace over synchronous file calls: the worker is alone on its thread, so blocking is cheaper than awaiting. */
+function syncDiskWorkspace(root: string): Workspace {
+  const absolute = (path: string) => (path ? join(root, path) : root);
+  const fail = () => Promise.reject(new Error('read-only workspace'));
+  return {
+    root,
+    onDisk: true,
+    lstat: async (path) => statOf(absolute(path)),
+    stat: async (path) => statOf(absolute(path)),
+    realpath: async () => undefined,
+    readFile: async (path) => readFileSync(absolute(path)),
+    writeFile: fail,
+    remove: fail,
+    readdir: async (path) =>
+      readdirSync(absolute(path), { withFileTypes: true }).map(
+        (entry): WorkspaceDirEntry => ({
+          name: entry.name,
+          kind: entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'other',
+        }),
+      ),
+  };
+}
+
+/** Options of {@link createIndexStore}. */
+export interface IndexStoreOptions {
+  root: string;
+  parser: SyntaxParser;
+  /** Where the index is persisted between processes; none: kept in memory only. */
+  cacheFile?: string;
+  /** Called between files while building, so messages are handled. */
+  yieldNow?: () => Promise<void>;
+}
+
+/** The index of one disk workspace. */
+export interface IndexStore {
+  /** Loads the cache file or walks and indexes the whole workspace; resolves once lookups can answer. */
+  build(): Promise<void>;
+  lookup(request: { query: string; caseSensitive: boolean; start: string; extensions?: readonly string[] }): Promise<LookupAnswer>;
+  /** Stored identifier nodes spelled like the query in `paths`, for entries old enough to be trusted by mtime + size. */
+  occurrences(request: { query: string; caseSensitive: boolean; paths: readonly string[] }): IndexedFile[];
+  stats(): IndexStats;
+  /** Writes the cache file when something changed since the last save. */
+  save(): void;
+}
+
+/** Creates the index of one disk workspace (used inside the index worker). */
+export function createIndexStore(options: IndexStoreOptions): IndexStore {
+  const { root, parser } = options;
+  const workspace = syncDiskWorkspace(root);
+  const absolute = (path: string) => (path ? join(root, path) : root);
+  const files = new Map<string, FileEntry>();
+  const dirs = new Map<string, number>();
+  const names: string[] = [];
+  const nameIds = new Map<string, number>();
+  const nameFold: number[] = [];
+  const folds: string[] = [];
+  const foldIds = new Map<string, number>();
+  let ready = false;
+  let dirty = false;
+  let buildMs = 0;
+  let fromCache = false;
+  let catchingUp = false;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task, task);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const foldId = (folded: string) => {
+    let id = foldIds.get(folded);
+    if (id === undefined) {
+      id = folds.length;
+      folds.push(folded);
+      foldIds.set(folded, id);
+    }
+    return id;
+  };
+  const nameId = (name: string) => {
+    let id = nameIds.get(name);
+    if (id === undefined) {
+      id = names.length;
+      names.push(name);
+      nameIds.set(name, id);
+      nameFold.push(foldId(foldCase(name)));
+    }
+    return id;
+  };
+
+  const indexFile = async (path: string): Promise<void> => {
+    const indexedAtMs = Date.now();
+    const stat = statOf(absolute(path));
+    if (!stat || stat.kind !== 'file') {
+      if (files.delete(path)) dirty = true;
+      return;
+    }
+    dirty = true;
+    const entry: FileEntry = { size: stat.size, mtimeMs: stat.mtimeMs, indexedAtMs, kind: 'other' };
+    files.set(path, entry);
+    const language = languageOfPath(path);
+    const large = stat.size > MAX_PARSE_BYTES;
+    if (!large && !language?.grammar && !language?.codeWithoutGrammar) return;
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(absolute(path));
+    } catch {
+      return;
+    }
+    const binary = bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
+    if (large || bytes.length > MAX_PARSE_BYTES) {
+      // Searched as text only; its words say whether a definition or usage search should mention it (binaries never).
+      entry.kind = 'large';
+      if (!binary) entry.folds = Uint32Array.from([...foldedWordTokens(decoder.decode(bytes))].map(foldId)).sort();
+      return;
+    }
+    if (binary) {
+      entry.kind = 'binary';
+      return;
+    }
+    const text = decoder.decode(bytes);
+    entry.folds = Uint32Array.from([...foldedWordTokens(text)].map(foldId)).sort();
+    entry.kind = 'tokens';
+    const grammar = language?.grammar;
+    if (!grammar) return;
+    const tree = await parser.parse(grammar, text);
+    if (!tree) return;
+    try {
+      const found = extractIdentifiers(SYNTAX_SPECS[grammar], tree, text);
+      const occurrences = new Int32Array(found.length * 2);
+      for (let i = 0; i < found.length; i++) {
+        occurrences[i * 2] = found[i].start;
+        occurrences[i * 2 + 1] = nameId(found[i].name) * 2 + (found[i].definition ? 1 : 0);
+      }
+      entry.occurrences = occurrences;
+      entry.kind = 'parsed';
+    } finally {
+      tree.delete();
+    }
+  };
+
+  const trusted = (entry: FileEntry) => entry.mtimeMs < entry.indexedAtMs - RACY_MARGIN_MS;
+
+  const forgetUnder = (dir: string) => {
+    for (const path of [...files.keys()]) if (under(dir, path)) files.delete(path);
+    for (const path of [...dirs.keys()]) if (under(dir, path)) dirs.delete(path);
+    dirty = true;
+  };
+
+  const walkInto = async (start: string) => {
+    const found: string[] = [];
+    const listed = await walkWorkspace(workspace, start, undefined, (dir) => found.push(dir));
+    for (const dir of found) {
+      const stat = statOf(absolute(dir));
+      if (stat?.kind === 'directory') dirs.set(dir, stat.mtimeMs);
+    }
+    return listed;
+  };
+
+  /**
+   * Checks every entry under `start` against the disk: folders whose mtime moved are listed again (gone files and folders are
+   * dropped at once), files are stat-ed. Returns the files to read again (changed, new, or too recent to trust).
+   */
+  const sweep = async (start: string): Promise<Set<string>> => {
+    const pending = new Set<string>();
+    const rewalk: string[] = [];
+    for (const [dir, mtimeMs] of [...dirs]) {
+      if (!under(start, dir) || !dirs.has(dir)) continue;
+      const stat = statOf(absolute(dir));
+      if (stat?.kind !== 'directory') {
+        forgetUnder(dir);
+        continue;
+      }
+      if (stat.mtimeMs === mtimeMs) continue;
+      dirs.set(dir, stat.mtimeMs);
+      dirty = true;
+      const listing = await listFolder(workspace, dir).catch(() => ({ files: [] as string[], folders: [] as string[] }));
+      if (listing.files.some((path) => path.endsWith('/.gitignore') || path === '.gitignore') !== files.has(dir ? `${dir}/.gitignore` : '.gitignore')) {
+        rewalk.push(dir);
+        continue;
+      }
+      const prefix = dir ? `${dir}/` : '';
+      const keepFiles = new Set(listing.files);
+      const keepFolders = new Set(listing.folders);
+      for (const path of files.keys()) if (path.slice(0, path.lastIndexOf('/') + 1) === prefix && !keepFiles.has(path)) files.delete(path);
+      for (const folder of [...dirs.keys()]) {
+        if (folder !== dir && folder.slice(0, folder.lastIndexOf('/') + 1) === prefix && !keepFolders.has(folder)) forgetUnder(folder);
+      }
+      for (const path of listing.files) if (!files.has(path)) pending.add(path);
+      for (const folder of listing.folders) {
+        if (dirs.has(folder)) continue;
+        for (const path of await walkInto(folder)) pending.add(path);
+      }
+    }
+    // Deleting the current key is safe while iterating a Map.
+    for (const [path, entry] of files) {
+      if (!under(start, path)) continue;
+      const stat = statOf(absolute(path));
+      if (stat?.kind !== 'file') {
+        files.delete(path);
+        dirty = true;
+        continue;
+      }
+      if (stat.size === entry.size && stat.mtimeMs === entry.mtimeMs && trusted(entry)) continue;
+      if (path === '.gitignore' || path.endsWith('/.gitignore')) rewalk.push(path.slice(0, Math.max(0, path.lastIndexOf('/'))));
+      pending.add(path);
+    }
+    for (const dir of rewalk) {
+      if (!dirs.has(dir)) continue;
+      const listed = new Set(await walkInto(dir));
+      for (const path of files.keys()) {
+        if (under(dir, path) && !listed.has(path)) {
+          files.delete(path);
+          pending.delete(path);
+        }
+      }
+      for (const path of listed) if (!files.has(path)) pending.add(path);
+      dirty = true;
+    }
+    return pending;
+  };
+
+  const indexAll = async (paths: Iterable<string>, yieldEvery: number) => {
+    let count = 0;
+    for (const path of paths) {
+      await indexFile(path);
+      if (++count % yieldEvery === 0) await options.yieldNow?.();
+    }
+  };
+
+  const load = (): boolean => {
+    if (!options.cacheFile) return false;
+    let stored: StoredIndex;
+    try {
+      stored = deserialize(readFileSync(options.cacheFile)) as StoredIndex;
+    } catch {
+      return false;
+    }
+    if (stored?.format !== INDEX_FORMAT || stored.root !== root) return false;
+    for (const folded of stored.folds) foldId(folded);
+    for (const name of stored.names) nameId(name);
+    for (const [dir, mtimeMs] of stored.dirs) dirs.set(dir, mtimeMs);
+    for (const [path, entry] of stored.files) files.set(path, entry);
+    return true;
+  };
+
+  return {
+    build() {
+      return exclusive(async () => {
+        const started = performance.now();
+        if (load()) {
+          fromCache = true;
+          await indexAll(await sweep(''), 1);
+        } else {
+          await indexAll(await walkInto(''), 1);
+        }
+        ready = true;
+        buildMs = performance.now() - started;
+      });
+    },
+    lookup({ query, caseSensitive, start, extensions }) {
+      // While the index catches up with many changes, searches scan instead of waiting for it.
+      if (!ready || catchingUp) return Promise.resolve({ ready: false });
+      return exclusive(async (): Promise<LookupAnswer> => {
+        if (!ready || catchingUp || (start !== '' && !dirs.has(start) && !files.has(start))) return { ready: false };
+        const pending = await sweep(start);
+        if (pending.size > INLINE_REINDEX_LIMIT) {
+          catchingUp = true;
+          void exclusive(() => indexAll(pending, 1)).finally(() => (catchingUp = false));
+          return { ready: false };
+        }
+        await indexAll(pending, Number.POSITIVE_INFINITY);
+        const allowed = extensions ? new Set(extensions) : undefined;
+        const fid = foldIds.get(foldCase(query));
+        const out: IndexedFile[] = [];
+        for (const [path, entry] of files) {
+          if (!under(start, path) || (allowed && !allowed.has(extensionOf(path)))) continue;
+          if (fid === undefined || !entry.folds || !hasId(entry.folds, fid)) continue;
+          if (entry.kind !== 'parsed') {
+            out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs });
+            continue;
+          }
+          const occurrences = matching(entry, query, caseSensitive, fid);
+          if (occurrences.length > 0) out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs, occurrences });
+        }
+        return { ready: true, files: out };
+      });
+    },
+    occurrences({ query, caseSensitive, paths }) {
+      const fid = foldIds.get(foldCase(query));
+      const out: IndexedFile[] = [];
+      for (const path of paths) {
+        const entry = files.get(path);
+        if (!entry || entry.kind !== 'parsed' || !trusted(entry)) continue;
+        out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs, occurrences: fid === undefined ? [] : matching(entry, query, caseSensitive, fid) });
+      }
+      return out;
+    },
+    stats() {
+      let parsed = 0;
+      let occurrences = 0;
+      for (const entry of files.values()) {
+        if (entry.kind === 'parsed') parsed++;
+        occurrences += (entry.occurrences?.length ?? 0) / 2;
+      }
+      return { files: files.size, parsed, occurrences, names: names.length, ready, fromCache, buildMs, heapUsedBytes: process.memoryUsage().heapUsed };
+    },
+    save() {
+      if (!options.cacheFile || !dirty || !ready) return;
+      const stored: StoredIndex = { format: INDEX_FORMAT, root, names, folds, dirs: [...dirs], files: [...files] };
+      // Unique per writer: two hosts of one process may index the same folder.
+      const temporary = `${options.cacheFile}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      try {
+        mkdirSync(dirname(options.cacheFile), { recursive: true });
+        writeFileSync(temporary, serialize(stored));
+        renameSync(temporary, options.cacheFile);
+        dirty = false;
+      } catch {
+        rmSync(temporary, { force: true });
+      }
+    },
+  };
+
+  function matching(entry: FileEntry, query: string, caseSensitive: boolean, fid: number) {
+    const found: Array<{ start: number; definition: boolean }> = [];
+    const occurrences = entry.occurrences!;
+    for (let i = 0; i < occurrences.length; i += 2) {
+      const id = occurrences[i + 1] >> 1;
+      if (caseSensitive ? names[id] === query : nameFold[id] === fid) found.push({ start: occurrences[i], definition: (occurrences[i + 1] & 1) === 1 });
+    }
+    return found;
+  }
+}

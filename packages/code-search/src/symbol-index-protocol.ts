@@ -1,0 +1,18 @@
+import type { IndexedFile, IndexStats, LookupAnswer } from './index-store.js';
+
+/** A message from a SymbolIndex to its worker. */
+export type WorkerRequest =
+  | { id: number; type: 'lookup'; query: string; caseSensitive: boolean; start: string; extensions?: string[] }
+  | { id: number; type: 'occurrences'; query: string; caseSensitive: boolean; paths: string[] }
+  | { id: number; type: 'stats' }
+  | { id: number; type: 'close' };
+
+/** A message from the worker; id 0 carries the build outcome. */
+export type WorkerResponse =
+  | { id: number; type: 'lookup'; answer: LookupAnswer }
+  | { id: number; type: 'occurrences'; files: IndexedFile[] }
+  | { id: number; type: 'stats'; stats: IndexStats }
+  | { id: number; type: 'closed' }
+  | { id: number; type: 'ready' }
+  | { id: number; type: 'failed'; message: string }
+  | { id: number; type: 'error'; message: string };

@@ -1,0 +1,57 @@
+// Entry of the symbol index worker thread (a separate build entry): builds the index of one disk workspace in the
+// background and answers the requests of its SymbolIndex client.
+import { parentPort, workerData } from 'node:worker_threads';
+import { createSyntaxParser, nodeGrammarSource } from './grammar-loader.js';
+import { createIndexStore } from './index-store.js';
+import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
+
+const { root, cacheFile } = workerData as { root: string; cacheFile?: string };
+const port = parentPort!;
+const parser = createSyntaxParser(nodeGrammarSource);
+const store = createIndexStore({ root, parser, cacheFile, yieldNow: () => new Promise((resolve) => setImmediate(resolve)) });
+const SAVE_DELAY_MS = 5000;
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+const scheduleSave = () => {
+  saveTimer ??= setTimeout(() => {
+    saveTimer = undefined;
+    store.save();
+  }, SAVE_DELAY_MS);
+};
+
+const reply = (response: WorkerResponse) => port.postMessage(response);
+
+store.build().then(
+  () => {
+    store.save();
+    reply({ id: 0, type: 'ready' });
+  },
+  (error: unknown) => reply({ id: 0, type: 'failed', message: error instanceof Error ? error.message : String(error) }),
+);
+
+port.on('message', (request: WorkerRequest) => {
+  void (async () => {
+    try {
+      switch (request.type) {
+        case 'lookup': {
+          const answer = await store.lookup(request);
+          scheduleSave();
+          return reply({ id: request.id, type: 'lookup', answer });
+        }
+        case 'occurrences':
+          return reply({ id: request.id, type: 'occurrences', files: store.occurrences(request) });
+        case 'stats':
+          return reply({ id: request.id, type: 'stats', stats: store.stats() });
+        case 'close':
+          if (saveTimer) clearTimeout(saveTimer);
+          store.save();
+          parser.dispose();
+          reply({ id: request.id, type: 'closed' });
+          port.close();
+          return;
+      }
+    } catch (error) {
+      reply({ id: request.id, type: 'error', message: error instanceof Error ? error.message : String(error) });
+    }
+  })();
+});

@@ -1,0 +1,232 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { approximateTokenizer, createMemorySpool, createMemoryWorkspace, type Workspace } from '@toolhost/core';
+import { createNodeWorkspace } from '@toolhost/core/node';
+import { createCodeSearchTool, type CodeSearchTool } from './code-search-tool.js';
+import { foldedWordTokens } from './identifier-extractor.js';
+import { symbolIndexCacheFile } from './symbol-index.js';
+
+const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '__fixtures__', 'polyglot');
+const encoder = new TextEncoder();
+
+function context(workspace: Workspace) {
+  return {
+    workspace,
+    tokenizer: approximateTokenizer,
+    spool: createMemorySpool(),
+    maxOutputTokens: 50_000,
+    shell: 'unix_like' as const,
+    signal: new AbortController().signal,
+  };
+}
+
+async function search(tool: CodeSearchTool, workspace: Workspace, args: Record<string, unknown>): Promise<string> {
+  const result = await tool.execute(tool.schema.parse({ max_results: 100, ...args }), context(workspace));
+  expect(result.ok).toBe(true);
+  return result.output;
+}
+
+/** A disk workspace that records which files were read. */
+function recordingWorkspace(root: string): { workspace: Workspace; reads: string[] } {
+  const inner = createNodeWorkspace(root);
+  const reads: string[] = [];
+  const workspace: Workspace = Object.create(inner);
+  workspace.readFile = (path) => {
+    reads.push(path);
+    return inner.readFile(path);
+  };
+  return { workspace, reads };
+}
+
+function words(root: string): string[] {
+  const found = new Set<string>();
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else for (const word of readFileSync(path, 'utf8').match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) found.add(word);
+    }
+  };
+  visit(root);
+  return [...found].sort();
+}
+
+describe('the symbol index behind code_search', () => {
+  let root = '';
+  let cacheDir = '';
+  const tools: CodeSearchTool[] = [];
+  const indexed = (options: Parameters<typeof createCodeSearchTool>[0] = {}) => {
+    const tool = createCodeSearchTool({ index: { cacheDir }, ...options });
+    tools.push(tool);
+    return tool;
+  };
+  const scan = () => {
+    const tool = createCodeSearchTool({ index: false });
+    tools.push(tool);
+    return tool;
+  };
+  const ready = async (tool: CodeSearchTool, workspace: Workspace) => {
+    tool.prepare(workspace);
+    expect(await tool.symbolIndex!.ready).toBe(true);
+  };
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'symbol-index-'));
+    cacheDir = mkdtempSync(join(tmpdir(), 'symbol-index-cache-'));
+    cpSync(FIXTURE, root, { recursive: true });
+    // Files written just now are re-read at every check (their mtime cannot vouch for them yet); age the copies.
+    const old = new Date(Date.now() - 3_600_000);
+    const age = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) age(join(dir, entry.name));
+        else utimesSync(join(dir, entry.name), old, old);
+      }
+    };
+    age(root);
+  });
+  afterEach(async () => {
+    await Promise.all(tools.splice(0).map((tool) => tool.close()));
+    rmSync(root, { recursive: true, force: true });
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  it('answers every word of the fixture exactly as the scan does, reading only files that hold the identifier', { timeout: 120_000 }, async () => {
+    const { workspace, reads } = recordingWorkspace(root);
+    const tool = indexed();
+    const baseline = scan();
+    await ready(tool, workspace);
+    const queries = words(root).flatMap((word, index) => (index % 4 === 0 ? [word, word.toLowerCase()] : [word]));
+    for (const [index, query] of queries.entries()) {
+      const kinds = index % 8 === 0 ? [['definition'], ['usage'], ['definition', 'usage']] : [['definition', 'usage']];
+      for (const result_types of index % 3 === 0 ? [...kinds, ['definition', 'usage', 'text', 'path']] : kinds) {
+        const args = { query, result_types };
+        expect(await search(tool, workspace, args), JSON.stringify(args)).toBe(await search(baseline, createNodeWorkspace(root), args));
+      }
+      const narrowed = { query, result_types: ['definition', 'usage'], path: 'native', file_types: ['java', 'c'] };
+      if (index % 4 === 0) expect(await search(tool, workspace, narrowed)).toBe(await search(baseline, createNodeWorkspace(root), narrowed));
+    }
+    // Definitions and usages come from the index: prose and strings-only files are never opened for them.
+    reads.length = 0;
+    await search(tool, workspace, { query: 'Gadget', result_types: ['definition', 'usage'] });
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.filter((path) => path.endsWith('.md') || path.endsWith('.json'))).toEqual([]);
+    const stats = await tool.symbolIndex!.stats();
+    expect(stats).toMatchObject({ ready: true, fromCache: false, files: 12, parsed: 10 });
+  });
+
+  it('never answers from a stale entry: edits, new files, renames, deletions and .gitignore changes behind the host are seen at once', { timeout: 60_000 }, async () => {
+    const workspace = createNodeWorkspace(root);
+    const tool = indexed();
+    const baseline = scan();
+    await ready(tool, workspace);
+    const same = async (query: string) => {
+      for (const result_types of [['definition'], ['usage'], ['definition', 'usage']]) {
+        const args = { query, result_types };
+        const answer = await search(tool, workspace, args);
+        expect(answer, `${query} ${result_types}`).toBe(await search(baseline, workspace, args));
+      }
+      return search(tool, workspace, { query, result_types: ['definition'] });
+    };
+    expect(await same('Widget')).toContain('No results');
+
+    writeFileSync(join(root, 'src/gadget.ts'), `${readFileSync(join(root, 'src/gadget.ts'), 'utf8')}export class Widget {}\n`);
+    expect(await same('Widget')).toContain('definition src/gadget.ts');
+
+    writeFileSync(join(root, 'src/extra.py'), 'def Widget():\n    return Gadget()\n');
+    expect(await same('Widget')).toContain('definition src/extra.py:1:5');
+
+    renameSync(join(root, 'src/extra.py'), join(root, 'native/moved.py'));
+    const moved = await same('Widget');
+    expect(moved).toContain('definition native/moved.py:1:5');
+    expect(moved).not.toContain('src/extra.py');
+
+    mkdirSync(join(root, 'deep/er'), { recursive: true });
+    writeFileSync(join(root, 'deep/er/new.rs'), 'fn Widget() {}\n');
+    expect(await same('Widget')).toContain('definition deep/er/new.rs:1:4');
+
+    writeFileSync(join(root, '.gitignore'), 'deep/\n');
+    expect(await same('Widget')).not.toContain('deep/er/new.rs');
+    rmSync(join(root, '.gitignore'));
+    expect(await same('Widget')).toContain('deep/er/new.rs');
+
+    rmSync(join(root, 'native/moved.py'));
+    expect(await same('Widget')).not.toContain('moved.py');
+
+    // Same size, same mtime: only the racy-entry rule can tell the content changed.
+    const file = join(root, 'deep/er/new.rs');
+    const { mtime } = statSync(file);
+    writeFileSync(file, 'fn Wodget() {}\n');
+    utimesSync(file, mtime, mtime);
+    expect(await same('Widget')).not.toContain('new.rs');
+    expect(await same('Wodget')).toContain('definition deep/er/new.rs:1:4');
+
+    rmSync(join(root, 'deep'), { recursive: true });
+    expect(await same('Wodget')).toContain('No results');
+
+    // More changes than a search re-reads itself: it scans while the index catches up, and is right either way.
+    mkdirSync(join(root, 'many'));
+    for (let index = 0; index < 80; index++) writeFileSync(join(root, `many/m${index}.go`), `package many\n\nfunc Many${index % 2}() {}\n`);
+    expect(await same('Many1')).toContain('40 results');
+    expect(await same('Many0')).toContain('definition many/m0.go:3:6');
+  });
+
+  it('persists the index so a new tool on the same folder starts warm, and sees what changed while none ran', async () => {
+    const workspace = createNodeWorkspace(root);
+    const first = indexed();
+    await ready(first, workspace);
+    await first.close();
+    const file = await symbolIndexCacheFile(root, cacheDir);
+    expect(existsSync(file!)).toBe(true);
+
+    writeFileSync(join(root, 'src/later.ts'), 'export function Widget() {}\n');
+    const second = indexed();
+    await ready(second, workspace);
+    expect(await second.symbolIndex!.stats()).toMatchObject({ ready: true, fromCache: true });
+    const args = { query: 'Widget', result_types: ['definition'] };
+    expect(await search(second, workspace, args)).toContain('definition src/later.ts:1:17');
+    expect(await search(second, workspace, args)).toBe(await search(scan(), workspace, args));
+  });
+
+  it('answers a query that arrives before the index is ready with the scan', async () => {
+    const workspace = createNodeWorkspace(root);
+    const tool = indexed();
+    tool.prepare(workspace);
+    let readyYet = false;
+    void tool.symbolIndex!.ready.then(() => (readyYet = true));
+    const args = { query: 'Gadget', result_types: ['definition', 'usage'] };
+    const early = search(tool, workspace, args);
+    expect(readyYet).toBe(false);
+    expect(await early).toBe(await search(scan(), workspace, args));
+  });
+
+  it('stops its worker thread on close, leaving no thread behind', async () => {
+    const threads = () => readdirSync('/proc/self/task').length;
+    const workspace = createNodeWorkspace(root);
+    // Warm up what the process starts once (the libuv pool, grammars), so only the index worker differs.
+    await search(scan(), workspace, { query: 'Gadget' });
+    const before = threads();
+    const tool = indexed();
+    await ready(tool, workspace);
+    await search(tool, workspace, { query: 'Gadget', result_types: ['definition'] });
+    expect(tool.symbolIndex!.running).toBe(true);
+    expect(threads()).toBeGreaterThan(before);
+    await tool.close();
+    expect(tool.symbolIndex!.running).toBe(false);
+    expect(threads()).toBe(before);
+  });
+
+  it('leaves in-memory workspaces to the scan', async () => {
+    const files: Record<string, string> = { 'a.ts': 'export const Gadget = 1;\nGadget;\n' };
+    const workspace = createMemoryWorkspace(files);
+    const tool = indexed();
+    tool.prepare(workspace);
+    expect(tool.symbolIndex).toBeUndefined();
+    expect(await search(tool, workspace, { query: 'Gadget' })).toContain('definition a.ts:1:14');
+    await workspace.writeFile('b.ts', encoder.encode('Gadget;\n'));
+    expect(await search(tool, workspace, { query: 'Gadget', result_types: ['usage'] })).toContain('usage b.ts:1:1');
+    expect([...foldedWordTokens('a.b')]).toEqual(['A', 'B']);
+  });
+});

@@ -1,0 +1,172 @@
+import type { IndexedFile, IndexStats, LookupAnswer } from './index-store.js';
+import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
+
+/** Options of {@link createSymbolIndex}. */
+export interface SymbolIndexOptions {
+  /**
+   * Folder that keeps the index between processes (one file per workspace root), so a new host on the same repository
+   * starts warm. Default: `toolhost-code-search` under `os.tmpdir()`; `false` keeps the index in memory only.
+   */
+  cacheDir?: string | false;
+}
+
+/** A background index of definitions and identifier occurrences of one disk workspace, held by a worker thread. */
+export interface SymbolIndex {
+  /** Resolves true once the index answers lookups (built or loaded from the cache folder), false when it cannot. */
+  readonly ready: Promise<boolean>;
+  /**
+   * Files under `start` that can hold a definition or usage of `query` (or a hint about one), after checking every indexed
+   * file and folder under `start` against the disk; undefined while the index is not ready (search by scanning then).
+   */
+  lookup(request: { query: string; caseSensitive: boolean; start: string; extensions?: ReadonlySet<string> }): Promise<IndexedFile[] | undefined>;
+  /** Stored identifier nodes spelled like `query` in `paths` (entries old enough to be trusted by mtime + size); empty until ready. */
+  occurrences(request: { query: string; caseSensitive: boolean; paths: readonly string[] }): Promise<Map<string, IndexedFile>>;
+  /** Counters of the index; undefined once closed. */
+  stats(): Promise<IndexStats | undefined>;
+  /** True while the worker thread runs. */
+  readonly running: boolean;
+  /** Saves the index and stops the worker. */
+  close(): Promise<void>;
+}
+
+/** How long close() lets the worker save before it is terminated. */
+const CLOSE_GRACE_MS = 5000;
+
+/** The cache file of a workspace root inside `cacheDir`. */
+export async function symbolIndexCacheFile(root: string, cacheDir: string | false | undefined): Promise<string | undefined> {
+  if (cacheDir === false) return undefined;
+  const [{ createHash }, { tmpdir }, { join }] = await Promise.all([import('node:crypto'), import('node:os'), import('node:path')]);
+  const folder = cacheDir ?? join(tmpdir(), 'toolhost-code-search');
+  return join(folder, `index-${createHash('sha256').update(root).digest('hex').slice(0, 24)}.v8`);
+}
+
+type WorkerConstructor = typeof import('node:worker_threads').Worker;
+
+/**
+ * Starts the worker entry beside this module: dist/symbol-index-worker.js in the built package (from the ESM and the CJS
+ * build alike). Run from sources (tests, benchmarks), the entry is TypeScript: it is required through the tsx loader, whose
+ * require hook also works in worker threads.
+ */
+async function startWorker(Worker: WorkerConstructor, workerData: { root: string; cacheFile?: string }) {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(fromSource ? './symbol-index-worker.ts' : './symbol-index-worker.js', import.meta.url);
+  if (!fromSource) return new Worker(url, { workerData });
+  const [{ createRequire }, { fileURLToPath }] = await Promise.all([import('node:module'), import('node:url')]);
+  const loader = createRequire(import.meta.url).resolve('tsx/cjs');
+  const bootstrap = `require(${JSON.stringify(loader)}); require(${JSON.stringify(fileURLToPath(url))});`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
+/**
+ * Starts indexing the disk workspace at `root` on a worker thread. Node builtins are imported lazily, so this module is safe
+ * in the package's root entry.
+ */
+export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}): SymbolIndex {
+  type Pending = { resolve: (response: WorkerResponse) => void };
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let closed = false;
+  let markReady: (value: boolean) => void = () => {};
+  const ready = new Promise<boolean>((resolve) => (markReady = resolve));
+  let isReady = false;
+  let exited: Promise<void> = Promise.resolve();
+  let running = false;
+  let busy = () => {};
+
+  const settleAll = () => {
+    for (const entry of pending.values()) entry.resolve({ id: 0, type: 'error', message: 'index closed' });
+    pending.clear();
+  };
+
+  const workerPromise = (async () => {
+    const [{ Worker }, cacheFile] = await Promise.all([import('node:worker_threads'), symbolIndexCacheFile(root, options.cacheDir)]);
+    if (closed) return undefined;
+    const worker = await startWorker(Worker, { root, cacheFile });
+    // Referenced while it builds or answers; idle, it never keeps the process alive (close() still stops it).
+    const idle = () => {
+      if (pending.size === 0 && (isReady || closed)) worker.unref();
+    };
+    busy = () => worker.ref();
+    running = true;
+    exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (response: WorkerResponse) => {
+      if (response.id === 0) {
+        isReady = response.type === 'ready';
+        markReady(isReady);
+        if (!isReady) void worker.terminate();
+        idle();
+        return;
+      }
+      const entry = pending.get(response.id);
+      pending.delete(response.id);
+      idle();
+      entry?.resolve(response);
+    });
+    worker.on('error', () => {
+      markReady(false);
+      settleAll();
+    });
+    worker.once('exit', () => {
+      running = false;
+      markReady(false);
+      isReady = false;
+      settleAll();
+    });
+    return worker;
+  })().catch(() => {
+    markReady(false);
+    return undefined;
+  });
+
+  type Body<T> = T extends unknown ? Omit<T, 'id'> : never;
+  const ask = async (request: Body<WorkerRequest>): Promise<WorkerResponse | undefined> => {
+    const worker = await workerPromise;
+    if (!worker || closed || !running) return undefined;
+    const id = nextId++;
+    return new Promise((resolve) => {
+      pending.set(id, { resolve });
+      busy();
+      worker.postMessage({ ...request, id });
+    });
+  };
+
+  return {
+    ready,
+    get running() {
+      return running;
+    },
+    async lookup({ query, caseSensitive, start, extensions }) {
+      if (!isReady) return undefined;
+      const response = await ask({ type: 'lookup', query, caseSensitive, start, extensions: extensions ? [...extensions] : undefined });
+      if (response?.type !== 'lookup') return undefined;
+      const answer: LookupAnswer = response.answer;
+      return answer.ready ? answer.files : undefined;
+    },
+    async occurrences({ query, caseSensitive, paths }) {
+      const known = new Map<string, IndexedFile>();
+      if (paths.length === 0 || !isReady) return known;
+      const response = await ask({ type: 'occurrences', query, caseSensitive, paths: [...paths] });
+      if (response?.type === 'occurrences') for (const file of response.files) known.set(file.path, file);
+      return known;
+    },
+    async stats() {
+      const response = await ask({ type: 'stats' });
+      return response?.type === 'stats' ? response.stats : undefined;
+    },
+    async close() {
+      if (closed) return exited;
+      const worker = await workerPromise;
+      if (worker) {
+        const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
+        await ask({ type: 'close' });
+        closed = true;
+        await worker.terminate();
+        clearTimeout(timer);
+      }
+      closed = true;
+      markReady(false);
+      settleAll();
+      await exited;
+    },
+  };
+}
