@@ -16,4 +16,12 @@ export {
 export type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
 export { TOOL_PROFILES, SHELL_PROFILE_SETTINGS } from '@toolhost/profiles';
-export type { ToolProfile, ShellProfileSetting, ShellGuidance, VerificationGateOptions } from '@toolhost/profiles';
+export type {
+  ToolProfile,
+  ShellProfileSetting,
+  ShellGuidance,
+  VerificationGateOptions,
+  ToolCallOptions,
+  BudgetedText,
+  WorkspacePathRead,
+} from '@toolhost/profiles';
