@@ -151,6 +151,24 @@ export class ExecSession implements TableSession {
     return this.spool.end();
   }
 
+  /** Kills the whole process tree but keeps the output for a last read (a cancelled call); the exit follows. */
+  async terminate(): Promise<void> {
+    // The whole process group at once first: killing leaves first would let the shell run the command's next statement.
+    // Only a local pid names a group here (a remote process reports 0, and -0 would be this process's own group).
+    if (this.process.pid > 1) {
+      try {
+        process.kill(-this.process.pid, 'SIGKILL');
+      } catch {
+        // Already gone, or not a group leader (the tree kill below still runs).
+      }
+    }
+    try {
+      await this.process.kill();
+    } finally {
+      if (this.marker !== undefined) await this.processes.killMarked({ exact: this.marker });
+    }
+  }
+
   /** Kills the whole process tree and releases everything. */
   kill(): Promise<void> {
     this.killing ??= (async () => {

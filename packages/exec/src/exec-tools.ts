@@ -113,6 +113,12 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   /** Waits for exit or the yield time, then reads the new output and builds the response. */
   const respond = async (session: ExecSession, started: number, yieldMs: number, context: ToolContext, notes: string[]): Promise<ToolResult> => {
     await session.waitForExit(Math.max(0, yieldMs - (performance.now() - started)), context.signal);
+    if (context.signal.aborted && !session.exit && !closed) {
+      // The caller cancelled the call: kill the command's whole tree and report how it ended.
+      await session.terminate().catch(() => {});
+      await session.waitForExit(5_000);
+      notes.push('Note: the call was cancelled, so the command and every process it started were killed.');
+    }
     // Read the exit state before the output: once exited, the output is drained, so this read holds all of it.
     const exit = session.exit;
     const wallTimeMs = performance.now() - started;

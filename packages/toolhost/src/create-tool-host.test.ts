@@ -127,3 +127,45 @@ describe('createToolHost', () => {
     expect(readdirSync(spoolDir)).toEqual([]);
   });
 });
+
+describe('call cancellation and provider-native helpers', () => {
+  it('kills the running command when the call is cancelled and reports its exit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-cancel-'));
+    let seen: () => void = () => {};
+    const started = new Promise<void>((resolve) => (seen = resolve));
+    const host = createToolHost({ workspace: dir, shellProfile: 'unix_like', onOutput: (_id, chunk) => chunk.includes('started') && seen() });
+    try {
+      const controller = new AbortController();
+      const pending = host.call('exec_command', { cmd: 'echo started; sleep 30', yield_time_ms: 30_000 }, { signal: controller.signal });
+      await started;
+      controller.abort();
+      const result = await pending;
+      expect(result.output).toContain('started');
+      expect(result.output).toContain('Note: the call was cancelled, so the command and every process it started were killed.');
+      expect(result.data?.exit_code).toBe(137);
+      expect(result.data?.session_id).toBeUndefined();
+    } finally {
+      await host.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads files and folders inside the workspace only, and budgets text like tool output', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-read-'));
+    writeFileSync(join(dir, 'a.txt'), '\ufeffone\r\ntwo\r\n');
+    const host = createToolHost({ workspace: dir });
+    try {
+      expect(await host.readPath('a.txt')).toEqual({ ok: true, kind: 'file', path: 'a.txt', text: 'one\r\ntwo\r\n', bom: true });
+      expect(await host.readPath('.')).toEqual({ ok: true, kind: 'directory', path: '', entries: ['a.txt'] });
+      expect(await host.readPath('../etc/passwd')).toMatchObject({ ok: false, error: { code: 'outside_workspace' } });
+      expect(await host.readPath('missing.txt')).toMatchObject({ ok: false, error: { code: 'tool_failed' } });
+      const long = await host.budget('long', 'word '.repeat(5000), 50);
+      expect(long.truncated).toBe(true);
+      expect(long.spool_path).toEqual(expect.any(String));
+      expect(await host.budget('short', 'hello')).toEqual({ output: 'hello', truncated: false });
+    } finally {
+      await host.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

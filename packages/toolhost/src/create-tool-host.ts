@@ -21,8 +21,11 @@ import {
   resolveShellProfile,
   type ShellGuidance,
   type ShellProfileSetting,
+  type BudgetedText,
+  type ToolCallOptions,
   type ToolProfile,
   type VerificationGateOptions,
+  type WorkspacePathRead,
 } from '@toolhost/profiles';
 
 /** Options of {@link createToolHost}. */
@@ -55,13 +58,21 @@ export interface ToolHostOptions {
 export interface ToolHost {
   /** Tools visible to the model in the current request segment. */
   readonly tools: ToolDefinition[];
+  /** Catalog tools not visible yet, for providers that load deferred tools themselves (Anthropic's `defer_loading`). */
+  readonly deferredTools: ToolDefinition[];
   /** The deferred catalog; entries can be added and removed at run time. */
   readonly catalog: ToolCatalog;
   /** The resolved shell profile. */
   readonly shell: ShellGuidance;
   readonly profile: ToolProfile;
-  /** Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. */
-  call(name: string, args?: unknown): Promise<ToolResult>;
+  /** Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. `options.signal` cancels it. */
+  call(name: string, args?: unknown, options?: ToolCallOptions): Promise<ToolResult>;
+  /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
+  readPath(path: string): Promise<WorkspacePathRead>;
+  /** Tells the anti-blind-editing gate that a command ran outside exec_command (a provider's persistent shell) and how it exited. */
+  recordCommand(cmd: string, exitCode: number): void;
+  /** Fits text to a token budget (default 10,000) like every tool output: head and tail kept, the whole text spooled. */
+  budget(label: string, text: string, maxOutputTokens?: number): Promise<BudgetedText>;
   /** Starts the next request segment; deferred tools found by search_tools join `tools`. */
   nextSegment(): ToolDefinition[];
   /** Kills every session and removes the spool. */
@@ -123,10 +134,16 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     get tools() {
       return runtime.tools;
     },
+    get deferredTools() {
+      return runtime.deferredTools;
+    },
     catalog: runtime.catalog,
     shell,
     profile,
-    call: (name, args) => runtime.call(name, args),
+    call: (name, args, callOptions) => runtime.call(name, args, callOptions),
+    readPath: (path) => runtime.readPath(path),
+    recordCommand: (cmd, exitCode) => runtime.recordCommand(cmd, exitCode),
+    budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
     nextSegment: () => runtime.nextSegment(),
     close: () => runtime.close(),
   };

@@ -18,4 +18,12 @@ export type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catal
 export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
 export { createLocalEnvironment } from '@toolhost/exec';
 export { TOOL_PROFILES, SHELL_PROFILE_SETTINGS } from '@toolhost/profiles';
-export type { ToolProfile, ShellProfileSetting, ShellGuidance, VerificationGateOptions } from '@toolhost/profiles';
+export type {
+  ToolProfile,
+  ShellProfileSetting,
+  ShellGuidance,
+  VerificationGateOptions,
+  ToolCallOptions,
+  BudgetedText,
+  WorkspacePathRead,
+} from '@toolhost/profiles';
