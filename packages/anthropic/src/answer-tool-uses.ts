@@ -1,32 +1,58 @@
 import type { ToolHost, ToolResult } from 'toolhost';
+import { ANTHROPIC_BASH_TOOL, ANTHROPIC_TEXT_EDITOR_TOOL } from './anthropic-tools.js';
+import { runBash, type BashOptions } from './bash-session.js';
 import type { AnthropicToolResultBlock, AnthropicToolUseBlock } from './messages-types.js';
+import { runTextEditor, type TextEditorOptions } from './text-editor.js';
 
 /** Options of {@link answerToolUses}. */
 export interface AnswerToolUsesOptions {
   /** Called with each call's full result (the model sees only `output`). */
   onResult?: (block: AnthropicToolUseBlock, result: ToolResult) => void;
+  /** Anthropic's bash tool: command timeout and output budget. */
+  bash?: BashOptions;
+  /** Anthropic's text editor tool: the budget of a view. */
+  textEditor?: TextEditorOptions;
+  /**
+   * Answer search_tools with `tool_reference` blocks for the deferred tools it found (sent with `defer_loading: true`,
+   * see `toAnthropicTools`), and make them callable at once: the host starts its next segment.
+   */
+  toolReferences?: boolean;
 }
+
+/** The host surface {@link answerToolUses} uses (a real host or the fake one). */
+export type AnthropicToolHost = Pick<ToolHost, 'call' | 'readPath' | 'budget'> & Partial<Pick<ToolHost, 'nextSegment' | 'recordCommand'>>;
 
 function isToolUse(block: unknown): block is AnthropicToolUseBlock {
   const candidate = block as AnthropicToolUseBlock;
   return candidate?.type === 'tool_use' && typeof candidate.id === 'string' && typeof candidate.name === 'string';
 }
 
+function referencedTools(result: ToolResult): string[] {
+  const matches = result.data?.matches;
+  if (!result.ok || !Array.isArray(matches)) return [];
+  return matches.map((match) => (match as { name?: unknown }).name).filter((name): name is string => typeof name === 'string');
+}
+
 /**
  * Runs every `tool_use` block of an assistant message through the host, in order, and returns the `tool_result`
- * blocks for the next user message; failed calls carry `is_error: true`. Other blocks are ignored.
+ * blocks for the next user message; failed calls carry `is_error: true`. `bash` runs on the host's persistent shell and
+ * `str_replace_based_edit_tool` through the patch engine; other names go to the host's tools. Other blocks are ignored.
  */
-export async function answerToolUses(
-  blocks: readonly unknown[],
-  host: Pick<ToolHost, 'call'>,
-  options: AnswerToolUsesOptions = {},
-): Promise<AnthropicToolResultBlock[]> {
+export async function answerToolUses(blocks: readonly unknown[], host: AnthropicToolHost, options: AnswerToolUsesOptions = {}): Promise<AnthropicToolResultBlock[]> {
   const results: AnthropicToolResultBlock[] = [];
   for (const block of blocks) {
     if (!isToolUse(block)) continue;
-    const result = await host.call(block.name, block.input ?? {});
+    let result: ToolResult;
+    if (block.name === ANTHROPIC_BASH_TOOL) result = await runBash(host, block.input, options.bash);
+    else if (block.name === ANTHROPIC_TEXT_EDITOR_TOOL) result = await runTextEditor(host, block.input, options.textEditor);
+    else result = await host.call(block.name, block.input ?? {});
     options.onResult?.(block, result);
     const answer: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.output };
+    const references = options.toolReferences && block.name === 'search_tools' ? referencedTools(result) : [];
+    if (references.length) {
+      answer.content = [{ type: 'text', text: result.output }, ...references.map((name) => ({ type: 'tool_reference' as const, tool_name: name }))];
+      if (Array.isArray(result.data?.expanded) && result.data.expanded.length) host.nextSegment?.();
+    }
     if (!result.ok) answer.is_error = true;
     results.push(answer);
   }

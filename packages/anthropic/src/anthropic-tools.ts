@@ -1,15 +1,56 @@
-import type { ToolHost } from 'toolhost';
-import type { AnthropicTool } from './messages-types.js';
+import type { ToolDefinition, ToolHost } from 'toolhost';
+import type { AnthropicTool, AnthropicToolDefinition } from './messages-types.js';
 
-/** Options of {@link toAnthropicTools}. */
+/** Options of `toAnthropicTools`. */
 export interface AnthropicToolsOptions {
   /** Marks the last tool with `cache_control: {type:'ephemeral'}` so the tool list is prompt-cached. */
   cacheControl?: boolean;
+  /**
+   * Offer Anthropic's own tool types the models are trained on: `bash` in place of exec_command and write_stdin, the
+   * text editor (`str_replace_based_edit_tool`) in place of apply_patch (answer them with `answerToolUses`).
+   */
+  native?: boolean;
+  /**
+   * Also list the catalog tools not loaded yet, with `defer_loading: true`, so Anthropic's tool search can load them;
+   * `answerToolUses` answers search_tools with `tool_reference` blocks for them.
+   */
+  deferLoading?: boolean;
 }
 
+/** The name of Anthropic's bash tool. */
+export const ANTHROPIC_BASH_TOOL = 'bash';
+/** The name of Anthropic's text editor tool. */
+export const ANTHROPIC_TEXT_EDITOR_TOOL = 'str_replace_based_edit_tool';
+
+const REPLACED_BY_BASH = new Set(['exec_command', 'write_stdin']);
+
+function customTool(tool: ToolDefinition): AnthropicTool {
+  return { name: tool.name, description: tool.description, input_schema: tool.inputSchema as AnthropicTool['input_schema'] };
+}
+
+/** The host surface `toAnthropicTools` reads. */
+export type AnthropicToolsHost = Pick<ToolHost, 'tools'> & Partial<Pick<ToolHost, 'deferredTools'>>;
+
 /** Converts the host's current tools to Messages API tool definitions; call again after `host.nextSegment()`. */
-export function toAnthropicTools(host: Pick<ToolHost, 'tools'>, options: AnthropicToolsOptions = {}): AnthropicTool[] {
-  const tools = host.tools.map((tool): AnthropicTool => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
-  if (options.cacheControl && tools.length) tools[tools.length - 1].cache_control = { type: 'ephemeral' };
+export function toAnthropicTools(host: AnthropicToolsHost, options?: AnthropicToolsOptions & { native?: false }): AnthropicTool[];
+/** Converts the host's current tools to Messages API tool definitions, Anthropic's own bash and text editor included. */
+export function toAnthropicTools(host: AnthropicToolsHost, options: AnthropicToolsOptions): AnthropicToolDefinition[];
+export function toAnthropicTools(host: AnthropicToolsHost, options: AnthropicToolsOptions = {}): AnthropicToolDefinition[] {
+  const tools: AnthropicToolDefinition[] = [];
+  let bashListed = false;
+  for (const tool of host.tools) {
+    if (options.native && REPLACED_BY_BASH.has(tool.name)) {
+      if (!bashListed) tools.push({ type: 'bash_20250124', name: ANTHROPIC_BASH_TOOL });
+      bashListed = true;
+    } else if (options.native && tool.name === 'apply_patch') tools.push({ type: 'text_editor_20250728', name: ANTHROPIC_TEXT_EDITOR_TOOL });
+    else tools.push(customTool(tool));
+  }
+  if (options.deferLoading) for (const tool of host.deferredTools ?? []) tools.push({ ...customTool(tool), defer_loading: true });
+  if (options.cacheControl && tools.length) {
+    // A deferred tool cannot carry the cache breakpoint: mark the last one sent up front.
+    const upFront = tools.filter((tool) => !('defer_loading' in tool && tool.defer_loading));
+    const last = upFront[upFront.length - 1];
+    if (last) last.cache_control = { type: 'ephemeral' };
+  }
   return tools;
 }

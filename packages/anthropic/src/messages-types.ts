@@ -1,25 +1,28 @@
-import type { JsonSchema } from 'toolhost';
+// The Messages API shapes this adapter emits and reads, from the official `@anthropic-ai/sdk` package (types only).
+import type {
+  TextBlockParam,
+  Tool,
+  ToolBash20250124,
+  ToolReferenceBlockParam,
+  ToolResultBlockParam,
+  ToolTextEditor20250728,
+  ToolUseBlock,
+} from '@anthropic-ai/sdk/resources/messages/messages';
 
-/** A Messages API tool definition. */
-export interface AnthropicTool {
-  name: string;
-  description: string;
-  input_schema: JsonSchema;
-  cache_control?: { type: 'ephemeral' };
-}
+/** A Messages API custom tool definition. */
+export type AnthropicTool = Tool & { description: string };
+
+/** Anthropic's bash tool (`native: true`): one persistent shell. */
+export type AnthropicBashTool = ToolBash20250124;
+
+/** Anthropic's text editor tool (`native: true`): view, create, str_replace, insert. */
+export type AnthropicTextEditorTool = ToolTextEditor20250728;
+
+/** A tool definition for the Messages API `tools` array. */
+export type AnthropicToolDefinition = AnthropicTool | AnthropicBashTool | AnthropicTextEditorTool;
 
 /** A `tool_use` content block of an assistant message. */
-export interface AnthropicToolUseBlock {
-  type: 'tool_use';
-  id: string;
-  name: string;
-  input: unknown;
-}
+export type AnthropicToolUseBlock = Pick<ToolUseBlock, 'type' | 'id' | 'name' | 'input'>;
 
 /** A `tool_result` content block answering one `tool_use`, to send back in the next user message. */
-export interface AnthropicToolResultBlock {
-  type: 'tool_result';
-  tool_use_id: string;
-  content: string;
-  is_error?: boolean;
-}
+export type AnthropicToolResultBlock = ToolResultBlockParam & { content: string | Array<TextBlockParam | ToolReferenceBlockParam> };

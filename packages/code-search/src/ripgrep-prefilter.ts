@@ -1,13 +1,10 @@
+import { parseRipgrepFileList, ripgrepFileListArguments } from '@toolhost/core';
 import type { CandidatePrefilter } from './code-search-tool.js';
 
 /** Options of {@link createRipgrepPrefilter}. */
 export interface RipgrepPrefilterOptions {
   /** The rg binary; default: the one shipped in `@vscode/ripgrep` when it is installed. */
   rgPath?: string;
-}
-
-function globEscape(text: string): string {
-  return text.replace(/[\\*?[\]{}!]/g, '\\$&');
 }
 
 async function defaultRgPath(): Promise<string | undefined> {
@@ -28,31 +25,13 @@ async function defaultRgPath(): Promise<string | undefined> {
 export function createRipgrepPrefilter(options: RipgrepPrefilterOptions = {}): CandidatePrefilter {
   let binary: Promise<string | undefined> | undefined;
   return async ({ workspace, query, caseSensitive, start, extensions, signal }) => {
+    // A workspace that searches where its files are (a container, an SSH host) does so; local rg never reads its root.
+    if (workspace.findFilesContaining) return workspace.findFilesContaining({ text: query, caseSensitive, start, extensions, signal });
     if (!workspace.onDisk) return undefined;
     binary ??= options.rgPath ? Promise.resolve(options.rgPath) : defaultRgPath();
     const rg = await binary;
     if (!rg) return undefined;
-    const args = [
-      '--files-with-matches',
-      '--fixed-strings',
-      caseSensitive ? '--case-sensitive' : '--ignore-case',
-      '--hidden',
-      '--no-require-git',
-      '--no-ignore-global',
-      '--no-ignore-dot',
-      '--no-ignore-parent',
-      '--no-messages',
-      '--no-config',
-      '--binary',
-      '--null',
-      '--glob',
-      '!.git',
-      ...[...(extensions ?? [])].flatMap((extension) => ['--iglob', `*.${globEscape(extension)}`]),
-      '--regexp',
-      query,
-      '--',
-      start || '.',
-    ];
+    const args = ripgrepFileListArguments({ text: query, caseSensitive, start, extensions });
     const { spawn } = await import('node:child_process');
     return new Promise((resolve) => {
       const child = spawn(rg, args, { cwd: workspace.root, stdio: ['ignore', 'pipe', 'ignore'], signal });
@@ -62,13 +41,8 @@ export function createRipgrepPrefilter(options: RipgrepPrefilterOptions = {}): C
       child.on('close', (code) => {
         // 0: matches, 1: no match, 2: some error (unreadable files); trust only 0 and 1.
         if (code !== 0 && code !== 1) return resolve(undefined);
-        const files = new Set<string>();
         const decoder = new TextDecoder();
-        const text = chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join('') + decoder.decode();
-        for (const entry of text.split('\0')) {
-          if (entry) files.add(entry.startsWith('./') ? entry.slice(2) : entry);
-        }
-        resolve(files);
+        resolve(parseRipgrepFileList(chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join('') + decoder.decode()));
       });
     });
   };

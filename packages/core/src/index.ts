@@ -36,6 +36,18 @@ export { normalizeWorkspacePath, resolveWorkspacePath, type WorkspacePathCheck }
 export { createMemoryWorkspace, type MemoryWorkspace, type MemoryFileInput } from './memory-workspace.js';
 export { createMemorySpool, type Spool, type SpoolWriter, type MemorySpool } from './spool.js';
 export type { ShellKind, ToolContext, ToolImplementation } from './tool-implementation.js';
+export type {
+  Environment,
+  EnvironmentProcesses,
+  ExecProcess,
+  Executor,
+  MarkerMatch,
+  ProcessExit,
+  ShellCommand,
+  SpawnRequest,
+} from './environment.js';
+export { REMOTE_START_SCRIPT, REMOTE_RIPGREP_SCRIPT, remoteStartArguments, remoteFindScript, remoteKillScript } from './remote-scripts.js';
+export { ripgrepFileListArguments, parseRipgrepFileList, type FileContentQuery } from './ripgrep-arguments.js';
 export {
   applyShellEnvironmentPolicy,
   commandEnvironment,

@@ -15,7 +15,7 @@ export interface ToolContext {
   /** The validated `max_output_tokens` of this call. */
   readonly maxOutputTokens: number;
   readonly shell: ShellKind;
-  /** Aborted when the host closes. */
+  /** Aborted when the host closes or the caller cancels this call (a command then kills its process tree). */
   readonly signal: AbortSignal;
 }
 

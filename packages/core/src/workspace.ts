@@ -1,3 +1,5 @@
+import type { FileContentQuery } from './ripgrep-arguments.js';
+
 /** What a workspace entry is. */
 export type WorkspaceEntryKind = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -49,4 +51,9 @@ export interface Workspace {
   readLink?(path: string): Promise<string>;
   /** Creates a symlink at `path` whose target text is `target` (stored as given); fails when `path` exists. */
   createSymlink?(path: string, target: string): Promise<void>;
+  /**
+   * Lists the files holding a text, searched where the files are (e.g. ripgrep inside a container); undefined when it
+   * cannot (then the caller reads the files itself). Remote workspaces give it so no local search ever reads their root.
+   */
+  findFilesContaining?(query: FileContentQuery): Promise<ReadonlySet<string> | undefined>;
 }

@@ -2,7 +2,7 @@ import type { CapturedText } from './output-window.js';
 import type { OutputCapture } from './output-capture.js';
 import type { ExecProcess, ProcessExit } from './executor.js';
 import type { SessionSpool } from './session-spool.js';
-import { findMarkedProcesses, killMarkedProcesses, processGroupExists } from './process-tree.js';
+import type { EnvironmentProcesses } from '@toolhost/core';
 import type { TableSession } from './session-table.js';
 
 /** Everything a session is built from. */
@@ -17,6 +17,8 @@ export interface ExecSessionParts {
   flow: { pause(): void; resume(): void };
   /** Value of the TOOLHOST_SESSION variable every process of this session inherits (finds children that left the tree). */
   marker?: string;
+  /** Finds and kills the session's processes where they run. */
+  processes: Pick<EnvironmentProcesses, 'hasProcesses' | 'killMarked'>;
   onOutput?: (sessionId: number, chunk: string) => void;
 }
 
@@ -37,6 +39,7 @@ export class ExecSession implements TableSession {
   private readonly capture: OutputCapture;
   private readonly spool: SessionSpool;
   private readonly marker: string | undefined;
+  private readonly processes: Pick<EnvironmentProcesses, 'hasProcesses' | 'killMarked'>;
   private released = false;
   private killing: Promise<void> | undefined;
   /** Serialises calls on this session. */
@@ -50,6 +53,7 @@ export class ExecSession implements TableSession {
     this.capture = parts.capture;
     this.spool = parts.spool;
     this.marker = parts.marker;
+    this.processes = parts.processes;
     const hook = parts.onOutput;
     const emit = (text: string | undefined) => {
       if (!hook || !text) return;
@@ -134,11 +138,8 @@ export class ExecSession implements TableSession {
    * exited shell), or carrying the session marker after leaving the group (setsid, double fork).
    */
   async hasLingeringProcesses(): Promise<boolean> {
-    if (this.killing) return false;
-    if (processGroupExists(this.process.pid)) return true;
-    // Processes the command started have pids above its shell's (until pids wrap around, which close()'s host-wide
-    // sweep still covers), so only those are read.
-    return this.marker !== undefined && (await findMarkedProcesses({ exact: this.marker }, { minPid: this.process.pid })).length > 0;
+    if (this.killing || this.marker === undefined) return false;
+    return this.processes.hasProcesses(this.process, this.marker);
   }
 
   /** Frees the output buffers and closes the spool; the process tree is left alone. */
@@ -150,13 +151,31 @@ export class ExecSession implements TableSession {
     return this.spool.end();
   }
 
+  /** Kills the whole process tree but keeps the output for a last read (a cancelled call); the exit follows. */
+  async terminate(): Promise<void> {
+    // The whole process group at once first: killing leaves first would let the shell run the command's next statement.
+    // Only a local pid names a group here (a remote process reports 0, and -0 would be this process's own group).
+    if (this.process.pid > 1) {
+      try {
+        process.kill(-this.process.pid, 'SIGKILL');
+      } catch {
+        // Already gone, or not a group leader (the tree kill below still runs).
+      }
+    }
+    try {
+      await this.process.kill();
+    } finally {
+      if (this.marker !== undefined) await this.processes.killMarked({ exact: this.marker });
+    }
+  }
+
   /** Kills the whole process tree and releases everything. */
   kill(): Promise<void> {
     this.killing ??= (async () => {
       try {
         await this.process.kill();
       } finally {
-        if (this.marker !== undefined) await killMarkedProcesses({ exact: this.marker });
+        if (this.marker !== undefined) await this.processes.killMarked({ exact: this.marker });
       }
       await this.release();
     })();

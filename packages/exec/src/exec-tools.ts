@@ -4,6 +4,7 @@ import {
   commandEnvironment,
   errorResult,
   resolveWorkspacePath,
+  type EnvironmentProcesses,
   type ShellEnvironmentPolicy,
   type ToolContext,
   type ToolImplementation,
@@ -15,14 +16,12 @@ import { buildExecResponse } from './exec-response.js';
 import { ExecSession } from './exec-session.js';
 import { createFlowControl } from './flow-control.js';
 import type { Executor } from './executor.js';
+import { createLocalProcesses } from './local-environment.js';
 import { PipeCapture, TerminalCapture } from './output-capture.js';
-import { createPipeExecutor } from './pipe-executor.js';
-import { createPtyExecutor } from './pty-executor.js';
 import { SessionSpool } from './session-spool.js';
 import { randomBytes } from 'node:crypto';
-import { killMarkedProcesses, SESSION_MARKER_VARIABLE } from './process-tree.js';
+import { SESSION_MARKER_VARIABLE } from './process-tree.js';
 import { SessionTable } from './session-table.js';
-import { shellCommand } from './shell-command.js';
 
 /** Options of {@link createExecTools}. */
 export interface ExecToolsOptions {
@@ -38,8 +37,10 @@ export interface ExecToolsOptions {
   shellEnvironment?: ShellEnvironmentPolicy;
   /** Extra environment variables for every command, applied like `shellEnvironment.set` (which wins on a clash). */
   env?: Record<string, string>;
-  /** Backends; tests and embedders may replace them. */
+  /** Backends; tests and embedders may replace them (over `processes`). */
   executors?: { pipe?: Executor; pty?: Executor };
+  /** Where commands run: an environment's process side (default: this machine). */
+  processes?: EnvironmentProcesses;
 }
 
 /** exec_command and write_stdin sharing one session table. */
@@ -74,17 +75,19 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   const maxSessions = Math.max(1, Math.floor(options.maxSessions ?? DEFAULT_MAX_SESSIONS));
   const rows = options.terminalSize?.rows ?? 24;
   const cols = options.terminalSize?.cols ?? 80;
-  const pipeExecutor = options.executors?.pipe ?? createPipeExecutor();
-  let ptyExecutor = options.executors?.pty;
+  const processes = options.processes ?? createLocalProcesses();
+  const pipeExecutor = options.executors?.pipe ?? processes.executor('pipe');
+  const ptyExecutor = options.executors?.pty;
   checkShellEnvironmentPolicy(options.shellEnvironment);
   const policy = options.shellEnvironment ?? {};
-  const baseEnv = commandEnvironment(process.env, { ...policy, set: { ...options.env, ...policy.set } });
+  const inherited = processes.baseEnvironment();
+  const baseEnv = commandEnvironment(inherited, { ...policy, set: { ...options.env, ...policy.set } });
   // bash reads ~/.bashrc when its input is a socket (as with pipes) and SHLVL says it is a first-level shell; a host
   // started without SHLVL, or a policy that drops it, would otherwise run the user's startup file before every command.
   baseEnv.SHLVL ??= '1';
   const terminalType = policy.set?.TERM ?? options.env?.TERM;
-  // The shell program is looked up in the host's environment, with the commands' own variables over it.
-  const lookupEnv = { ...process.env, ...baseEnv };
+  // The shell program is looked up in the environment's own variables, with the commands' own variables over them.
+  const lookupEnv = { ...inherited, ...baseEnv };
   /** Every process a command starts inherits `TOOLHOST_SESSION=<hostId>-<session id>`, so close() finds all of them. */
   const hostId = randomBytes(6).toString('hex');
   /** Kills and releases still in flight, awaited by close(). */
@@ -110,6 +113,12 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   /** Waits for exit or the yield time, then reads the new output and builds the response. */
   const respond = async (session: ExecSession, started: number, yieldMs: number, context: ToolContext, notes: string[]): Promise<ToolResult> => {
     await session.waitForExit(Math.max(0, yieldMs - (performance.now() - started)), context.signal);
+    if (context.signal.aborted && !session.exit && !closed) {
+      // The caller cancelled the call: kill the command's whole tree and report how it ended.
+      await session.terminate().catch(() => {});
+      await session.waitForExit(5_000);
+      notes.push('Note: the call was cancelled, so the command and every process it started were killed.');
+    }
     // Read the exit state before the output: once exited, the output is drained, so this read holds all of it.
     const exit = session.exit;
     const wallTimeMs = performance.now() - started;
@@ -182,7 +191,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         justification: args.justification,
       });
       if (!decision.allow) return errorResult(ErrorCode.PermissionDenied, `The command was not run: ${decision.reason}`);
-      const shell = shellCommand(context.shell, args.cmd, lookupEnv);
+      const shell = processes.shell(context.shell, args.cmd, lookupEnv);
       if (!shell.ok) return errorResult(ErrorCode.SpawnFailed, shell.message);
       if (closed) return errorResult(ErrorCode.ToolFailed, 'exec_command is unavailable because the tool host is closing.');
       // Pruning, spawning and registering run one call at a time, so concurrent calls cannot overshoot the limit.
@@ -197,7 +206,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         };
         let child;
         try {
-          const executor = args.tty ? (ptyExecutor ??= createPtyExecutor()) : pipeExecutor;
+          const executor = args.tty ? (ptyExecutor ?? processes.executor('pty')) : pipeExecutor;
           child = await executor.spawn({ file: shell.file, args: shell.args, cwd, env, rows, cols });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
@@ -214,6 +223,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
           spool: new SessionSpool(context.spool, `exec-${id}`),
           onOutput: options.onOutput,
           marker,
+          processes,
         });
         sessions.add(session);
         return { session, notes };
@@ -257,7 +267,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         await Promise.allSettled(sessions.clear().map((session) => session.kill()));
         while (background.size > 0) await Promise.allSettled([...background]);
         // Whatever any session started and that escaped its tree (setsid, double fork) carries this host's marker.
-        await killMarkedProcesses({ prefix: `${hostId}-` });
+        await processes.killMarked({ prefix: `${hostId}-` });
       })();
       return closing;
     },

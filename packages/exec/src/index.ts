@@ -18,3 +18,9 @@ export { killProcessTree, SESSION_MARKER_VARIABLE, type KillOptions } from './pr
 export { buildExecResponse, windowTokenCount, type ExecResponseInput } from './exec-response.js';
 export type { CapturedText } from './output-window.js';
 export { SessionTable, describeCommand, type TableSession, type SessionTableOptions } from './session-table.js';
+export {
+  createLocalEnvironment,
+  createLocalProcesses,
+  type LocalEnvironmentOptions,
+  type LocalProcessesOptions,
+} from './local-environment.js';

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import type { MarkerMatch } from '@toolhost/core';
 
 /** One row of the process table, as read from `/proc/<pid>/stat`. */
 export interface ProcessEntry {
@@ -89,8 +90,6 @@ function settled(pid: number, members: Set<number>): boolean {
 /** The environment variable that marks every process a command starts: `<host id>-<session id>`. */
 export const SESSION_MARKER_VARIABLE = 'TOOLHOST_SESSION';
 
-/** Which marked processes to find: one session's (`exact`) or every session's of one host (`prefix`). */
-export type MarkerMatch = { exact: string } | { prefix: string };
 
 function environHolds(environ: Buffer, match: MarkerMatch): boolean {
   const needle = Buffer.from(`${SESSION_MARKER_VARIABLE}=${'exact' in match ? match.exact : match.prefix}`, 'latin1');

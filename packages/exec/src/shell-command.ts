@@ -1,9 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import type { ShellKind } from '@toolhost/core';
-
-/** The program and arguments that run one command line. */
-export type ShellCommand = { ok: true; file: string; args: string[] } | { ok: false; message: string };
+import type { ShellCommand, ShellKind } from '@toolhost/core';
 
 function isExecutableFile(path: string): boolean {
   try {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// toolhost-mcp: serves a workspace's tools over MCP on stdin/stdout.
+// toolhost-mcp: serves a workspace's tools over MCP on stdin/stdout, or over streamable HTTP with --http.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CatalogEntry } from 'toolhost';
@@ -22,14 +23,33 @@ async function main(): Promise<number | undefined> {
     process.stderr.write(`toolhost-mcp: ${options.error}\n${CLI_USAGE}\n`);
     return 2;
   }
+  let token = options.token;
+  if (options.tokenFile !== undefined) {
+    token = readFileSync(options.tokenFile, 'utf8').split(/\r?\n/)[0].trim();
+    if (!token) throw new Error(`--token-file ${options.tokenFile} holds no token`);
+  }
   // Loaded only once the options are valid, so `--help` and usage errors answer at once.
-  const [{ createToolHost }, { StdioServerTransport }, { createMcpServer }] = await Promise.all([
-    import('toolhost'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('./create-mcp-server.js'),
-  ]);
+  const [{ createToolHost }, { createMcpServer, createMcpHttpServer }] = await Promise.all([import('toolhost'), import('./index.js')]);
   const catalog = options.catalog ? await loadCatalog(options.catalog) : undefined;
-  const host = createToolHost({ workspace: options.workspace, profile: options.profile, shellProfile: options.shellProfile, catalog });
+  const createHost = () => createToolHost({ workspace: options.workspace, profile: options.profile, shellProfile: options.shellProfile, catalog });
+  if (options.http) {
+    const http = createMcpHttpServer({ createHost, token: token as string });
+    const address = await http.listen(options.http.port, options.http.hostname);
+    const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    process.stderr.write(`toolhost-mcp: listening on http://${shown}:${address.port}/mcp\n`);
+    let closing = false;
+    const shutdown = async () => {
+      if (closing) return;
+      closing = true;
+      await http.close();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void shutdown());
+    process.on('SIGTERM', () => void shutdown());
+    return undefined;
+  }
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const host = createHost();
   const server = createMcpServer(host);
   let closing = false;
   const shutdown = async () => {

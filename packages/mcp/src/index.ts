@@ -1,1 +1,3 @@
 export { createMcpServer, toMcpTools, toMcpResult, type McpServerOptions, type McpToolHost } from './create-mcp-server.js';
+export { createMcpHttpServer, type McpHttpServer, type McpHttpServerOptions, type McpSessionHost } from './mcp-http-server.js';
+export { TOOL_ANNOTATIONS, TOOL_OUTPUT_SCHEMAS } from './tool-metadata.js';

@@ -38,12 +38,16 @@ describe('createMcpServer (in memory)', () => {
     try {
       expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
       const listed = await client.listTools();
-      expect(listed.tools).toEqual(host.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })));
+      expect(listed.tools).toEqual(toMcpTools(host));
       const ok = await client.callTool({ name: 'exec_command', arguments: { cmd: 'echo hi' } });
       expect(ok.isError).toBe(false);
       expect((ok.content as Array<{ text: string }>)[0].text).toMatch(/Output:\nhi\n$/);
       const bad = await client.callTool({ name: 'exec_command', arguments: { cmd: 'echo hi', max_output_tokens: 0 } });
-      expect(bad).toEqual({ content: [{ type: 'text', text: 'Error [invalid_arguments]: max_output_tokens must be an integer between 1 and 50000' }], isError: true });
+      expect(bad).toEqual({
+        content: [{ type: 'text', text: 'Error [invalid_arguments]: max_output_tokens must be an integer between 1 and 50000' }],
+        structuredContent: { error: { code: 'invalid_arguments', message: 'max_output_tokens must be an integer between 1 and 50000' } },
+        isError: true,
+      });
       await client.callTool({ name: 'search_tools', arguments: { query: 'github issue' } });
       await expect.poll(() => changed).toBe(1);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('github_create_issue');

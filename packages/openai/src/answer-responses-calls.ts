@@ -1,21 +1,37 @@
 import type { ToolHost, ToolResult } from 'toolhost';
-import type { ResponsesCallOutput, ResponsesCustomToolCall, ResponsesFunctionCall } from './responses-types.js';
+import { runApplyPatchOperation } from './apply-patch-operation.js';
+import type {
+  ResponsesApplyPatchCall,
+  ResponsesCallOutput,
+  ResponsesCustomToolCall,
+  ResponsesFunctionCall,
+  ResponsesShellCall,
+} from './responses-types.js';
+import { runShellCommands, type ShellCommandsOptions } from './shell-commands.js';
 import { stripNulls } from './strict-json-schema.js';
+
+/** A tool call item {@link answerResponsesCalls} answers. */
+export type ResponsesToolCall = ResponsesFunctionCall | ResponsesCustomToolCall | ResponsesApplyPatchCall | ResponsesShellCall;
 
 /** Options of {@link answerResponsesCalls}. */
 export interface AnswerResponsesOptions {
-  /** Called with each call's full result (the model sees only `output`). */
-  onResult?: (call: ResponsesFunctionCall | ResponsesCustomToolCall, result: ToolResult) => void;
+  /** Called with each call's full result (the model sees only `output`); a shell call reports each command's results. */
+  onResult?: (call: ResponsesToolCall, result: ToolResult) => void;
+  /** How `shell_call` commands run (default timeout, token budget). */
+  shell?: Omit<ShellCommandsOptions, 'onResult'>;
+}
+
+function hasCallId(item: unknown, type: string): boolean {
+  const candidate = item as { type?: unknown; call_id?: unknown } | undefined;
+  return candidate?.type === type && typeof candidate.call_id === 'string';
 }
 
 function isFunctionCall(item: unknown): item is ResponsesFunctionCall {
-  const candidate = item as ResponsesFunctionCall;
-  return candidate?.type === 'function_call' && typeof candidate.call_id === 'string' && typeof candidate.name === 'string';
+  return hasCallId(item, 'function_call') && typeof (item as ResponsesFunctionCall).name === 'string';
 }
 
 function isCustomToolCall(item: unknown): item is ResponsesCustomToolCall {
-  const candidate = item as ResponsesCustomToolCall;
-  return candidate?.type === 'custom_tool_call' && typeof candidate.call_id === 'string' && typeof candidate.name === 'string';
+  return hasCallId(item, 'custom_tool_call') && typeof (item as ResponsesCustomToolCall).name === 'string';
 }
 
 function parseArguments(text: unknown, schema: unknown): unknown {
@@ -29,8 +45,10 @@ function parseArguments(text: unknown, schema: unknown): unknown {
 }
 
 /**
- * Runs every `function_call` and `custom_tool_call` item of a response through the host, in order, and returns the
- * `function_call_output` / `custom_tool_call_output` items to send back; other items are ignored.
+ * Runs every tool call item of a response through the host, in order, and returns the items to send back:
+ * `function_call` and `custom_tool_call` through the named tool; `apply_patch_call` (one V4A file operation)
+ * through apply_patch, `failed` with its fix-it text when nothing was written; `shell_call` through exec_command,
+ * one output entry per command. Other items are ignored.
  */
 export async function answerResponsesCalls(
   items: readonly unknown[],
@@ -48,6 +66,16 @@ export async function answerResponsesCalls(
       const result = await host.call(item.name, typeof item.input === 'string' ? item.input : '');
       options.onResult?.(item, result);
       outputs.push({ type: 'custom_tool_call_output', call_id: item.call_id, output: result.output });
+    } else if (hasCallId(item, 'apply_patch_call')) {
+      const call = item as ResponsesApplyPatchCall;
+      const outcome = await runApplyPatchOperation(host, call.operation);
+      options.onResult?.(call, outcome.result);
+      outputs.push({ type: 'apply_patch_call_output', call_id: call.call_id, status: outcome.status, output: outcome.output });
+    } else if (hasCallId(item, 'shell_call')) {
+      const call = item as ResponsesShellCall;
+      const action = call.action ?? { commands: [], timeout_ms: null, max_output_length: null };
+      const output = await runShellCommands(host, action, { ...options.shell, onResult: (result) => options.onResult?.(call, result) });
+      outputs.push({ type: 'shell_call_output', call_id: call.call_id, output, max_output_length: action.max_output_length ?? null });
     }
   }
   return outputs;

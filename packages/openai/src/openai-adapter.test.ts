@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeToolHost } from '@toolhost/testing';
 import type { CatalogEntry } from 'toolhost';
-import { answerResponsesCalls, toResponsesTools, toStrictJsonSchema, stripNulls } from './index.js';
+import { answerResponsesCalls, toResponsesTools, toStrictJsonSchema, stripNulls, type ResponsesTool } from './index.js';
+
+/** A listed tool's name (native tool types have none: their type names them). */
+const nameOf = (tool: ResponsesTool): string => ('name' in tool ? tool.name : tool.type);
 
 const linux = { platform: 'linux', env: {} };
 const catalog: CatalogEntry[] = [
@@ -19,22 +22,22 @@ describe('toResponsesTools', () => {
       const host = createFakeToolHost({ profile: 'advanced', shellProfile: 'unix_like', environment: linux });
       const tools = toResponsesTools(host, { strict });
       for (const tool of tools) {
-        await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__pins__/${strict ? 'strict' : 'plain'}.${tool.name}.json`);
+        await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__pins__/${strict ? 'strict' : 'plain'}.${nameOf(tool)}.json`);
       }
     });
   }
 
   it('offers apply_patch as a custom tool with the Lark grammar, or as a function when asked', () => {
     const host = createFakeToolHost({ environment: linux });
-    const custom = toResponsesTools(host).find((tool) => tool.name === 'apply_patch');
+    const custom = toResponsesTools(host).find((tool) => nameOf(tool) === 'apply_patch');
     expect(custom).toMatchObject({ type: 'custom', format: { type: 'grammar', syntax: 'lark', definition: expect.stringContaining('begin_patch') } });
-    const fn = toResponsesTools(host, { freeform: 'function' }).find((tool) => tool.name === 'apply_patch');
+    const fn = toResponsesTools(host, { freeform: 'function' }).find((tool) => nameOf(tool) === 'apply_patch');
     expect(fn).toMatchObject({ type: 'function', strict: false, parameters: { properties: { input: { type: 'string' } }, required: ['input'] } });
   });
 
   it('emits every property required and optional ones nullable in strict mode', () => {
     const host = createFakeToolHost({ environment: linux });
-    const exec = toResponsesTools(host, { strict: true }).find((tool) => tool.name === 'exec_command');
+    const exec = toResponsesTools(host, { strict: true }).find((tool) => nameOf(tool) === 'exec_command');
     expect(exec?.type).toBe('function');
     if (exec?.type !== 'function') return;
     const properties = exec.parameters.properties as Record<string, Record<string, unknown>>;
@@ -106,7 +109,7 @@ describe('answerResponsesCalls', () => {
     const host = createFakeToolHost({ environment: linux, catalog });
     await answerResponsesCalls([{ type: 'function_call', call_id: 'c1', name: 'search_tools', arguments: '{"query":"github issue","limit":null,"detail_level":null,"max_output_tokens":null}' }], host);
     host.nextSegment();
-    expect(toResponsesTools(host, { strict: true }).map((tool) => tool.name)).toContain('github_create_issue');
+    expect(toResponsesTools(host, { strict: true }).map(nameOf)).toContain('github_create_issue');
     const [output] = await answerResponsesCalls(
       [{ type: 'function_call', call_id: 'c2', name: 'github_create_issue', arguments: '{"title":"Strict","labels":null,"max_output_tokens":null}' }],
       host,

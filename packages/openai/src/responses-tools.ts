@@ -8,26 +8,47 @@ export interface ResponsesToolsOptions {
   strict?: boolean;
   /** How tools with a grammar (apply_patch) are offered: a `custom` tool with the Lark grammar (default) or a function `{input}`. */
   freeform?: 'custom' | 'function';
+  /**
+   * Offer the Responses API's own tool types the models are trained on: `{type:'apply_patch'}` in place of apply_patch
+   * and `{type:'shell'}` in place of exec_command and write_stdin (answer them with {@link answerResponsesCalls}).
+   */
+  native?: boolean;
 }
+
+/** Tools a native shell replaces: it runs commands to completion, so there is no session to write to. */
+const REPLACED_BY_SHELL = new Set(['exec_command', 'write_stdin']);
 
 /** Converts the host's current tools to Responses API tool definitions; call again after `host.nextSegment()`. */
 export function toResponsesTools(host: Pick<ToolHost, 'tools'>, options: ResponsesToolsOptions = {}): ResponsesTool[] {
   const strict = options.strict ?? false;
-  return host.tools.map((tool): ResponsesTool => {
+  const tools: ResponsesTool[] = [];
+  let shellListed = false;
+  for (const tool of host.tools) {
+    if (options.native && tool.name === 'apply_patch') {
+      tools.push({ type: 'apply_patch' });
+      continue;
+    }
+    if (options.native && REPLACED_BY_SHELL.has(tool.name)) {
+      if (!shellListed) tools.push({ type: 'shell' });
+      shellListed = true;
+      continue;
+    }
     if (tool.freeform && (options.freeform ?? 'custom') === 'custom') {
-      return {
+      tools.push({
         type: 'custom',
         name: tool.name,
         description: tool.description,
         format: { type: 'grammar', syntax: tool.freeform.syntax, definition: tool.freeform.definition },
-      };
+      });
+      continue;
     }
-    return {
+    tools.push({
       type: 'function',
       name: tool.name,
       description: tool.description,
       parameters: strict ? toStrictJsonSchema(tool.inputSchema) : tool.inputSchema,
       strict,
-    };
-  });
+    });
+  }
+  return tools;
 }

@@ -28,6 +28,15 @@ describe('parseApplyPatchInvocation', () => {
     expect(parseApplyPatchInvocation(heredoc(prefix))).toEqual({ patch: PATCH, directory });
   });
 
+  it.each([
+    ['cd - (the previous folder)', 'cd - && '],
+    ['a cd option', 'cd -P && '],
+    ['a quoted cd -', "cd '-' && "],
+    ['a double-quoted cd option', 'cd "-L" && '],
+  ])('leaves %s to the shell: it names no folder', (_name, prefix) => {
+    expect(parseApplyPatchInvocation(heredoc(prefix))).toBeUndefined();
+  });
+
   it('strips leading tabs from the body and the closing tag with <<-', () => {
     expect(parseApplyPatchInvocation(`apply_patch <<-EOF\n\t*** Begin Patch\n\t*** Add File: foo\n\t+hi\n\t*** End Patch\n\tEOF`)).toEqual({ patch: PATCH });
   });

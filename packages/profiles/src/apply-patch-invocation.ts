@@ -8,8 +8,9 @@ export interface ApplyPatchInvocation {
   directory?: string;
 }
 
-// `cd` takes one word: bare (no expansion, quoting or operator characters) or quoted without expansions.
-const CD_ARGUMENT = String.raw`'[^'\n]*'|"[^"$\x60\\\n]*"|[^\s'"$\x60\\;&|<>()*?[\]{}#]+`;
+// `cd` takes one word: bare (no expansion, quoting or operator characters, not an option or `-`, the previous
+// folder) or quoted without expansions (quotes do not make `-` a folder either).
+const CD_ARGUMENT = String.raw`'(?!-)[^'\n]*'|"(?!-)[^"$\x60\\\n]*"|[^\s'"$\x60\\;&|<>()*?[\]{}#-][^\s'"$\x60\\;&|<>()*?[\]{}#]*`;
 const TAG = String.raw`'([^'\n]+)'|"([^"\n]+)"|([A-Za-z0-9_.-]+)`;
 const FIRST_LINE = new RegExp(String.raw`^\s*(?:cd\s+(${CD_ARGUMENT})\s*&&\s*)?(?:apply_patch|applypatch)\s*<<(-?)\s*(?:${TAG})\s*$`);
 

@@ -90,6 +90,13 @@ describe('apply_patch sent through exec_command', () => {
     expect(workspace.snapshot()).toEqual({ 'src/app/a.txt': 'two\n', 'src/b.txt': 'B\n' });
   });
 
+  it('takes a home-relative cd as outside the workspace under a workdir too, never as a folder named ~', async () => {
+    const { runtime, workspace } = setup({ 'src/~/x/a.txt': 'one\n' });
+    const home = await runtime.call('exec_command', { cmd: `cd ~/x && apply_patch <<'EOF'\n${update('a.txt', 'one', 'two')}\nEOF`, workdir: 'src' });
+    expect(home.error?.code).toBe('outside_workspace');
+    expect(workspace.snapshot()).toEqual({ 'src/~/x/a.txt': 'one\n' });
+  });
+
   it('counts as an edit for anti-blind-editing, and is blocked like one', async () => {
     const { runtime, workspace } = setup({ 'a.txt': '0\n' }, 2);
     const step = (from: number) => runtime.call('exec_command', { cmd: `apply_patch <<'EOF'\n${update('a.txt', String(from), String(from + 1))}\nEOF` });

@@ -25,5 +25,13 @@ export {
   type VerificationGateOptions,
 } from './verification-gate.js';
 export { createBuiltinImplementations } from './builtin-implementations.js';
-export { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions, type BuiltinImplementations } from './tool-runtime.js';
+export {
+  createToolRuntime,
+  type ToolRuntime,
+  type ToolRuntimeOptions,
+  type BuiltinImplementations,
+  type ToolCallOptions,
+  type BudgetedText,
+} from './tool-runtime.js';
+export { readWorkspacePath, type WorkspacePathRead } from './read-workspace-path.js';
 export { checkProfileSettings, type ProfileSettings } from './profile-settings.js';

@@ -4,6 +4,7 @@ import {
   ToolHostError,
   budgetOutput,
   DEFAULT_MAX_OUTPUT_TOKENS,
+  MAX_OUTPUT_TOKENS_LIMIT,
   errorResult,
   maxOutputTokensSchema,
   okResult,
@@ -35,6 +36,7 @@ import type { ShellGuidance } from './shell-profile.js';
 import { describeBuiltinTool } from './tool-descriptions.js';
 import { PROFILE_TOOLS, type ToolProfile } from './tool-profile.js';
 import { createVerificationGate, type VerificationGate, type VerificationGateOptions } from './verification-gate.js';
+import { readWorkspacePath, type WorkspacePathRead } from './read-workspace-path.js';
 
 /** The built-in tool implementations a runtime dispatches to (search_tools is built from the catalog). */
 export interface BuiltinImplementations {
@@ -63,14 +65,40 @@ export interface ToolRuntimeOptions {
   onClose?: () => Promise<void>;
 }
 
+/** Per-call options of {@link ToolRuntime.call}. */
+export interface ToolCallOptions {
+  /** Cancels the call: a command it runs or polls is killed (whole process tree) and the call answers at once. */
+  signal?: AbortSignal;
+}
+
+/** Text fitted to a token budget by {@link ToolRuntime.budget}. */
+export interface BudgetedText {
+  /** The text, or its head and tail around a marker naming the left-out tokens and the spool file. */
+  output: string;
+  truncated: boolean;
+  /** The spool file holding the whole text, when it was truncated. */
+  spool_path?: string;
+}
+
 /** The dispatch core shared by the real and the fake host. */
 export interface ToolRuntime {
   /** Tools visible to the model in the current request segment. */
   readonly tools: ToolDefinition[];
+  /** Catalog tools not visible yet, for providers that load deferred tools themselves (Anthropic's `defer_loading`). */
+  readonly deferredTools: ToolDefinition[];
   readonly catalog: ToolCatalog;
   readonly gate: VerificationGate;
   readonly closed: boolean;
-  call(name: string, args?: unknown): Promise<ToolResult>;
+  call(name: string, args?: unknown, options?: ToolCallOptions): Promise<ToolResult>;
+  /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
+  readPath(path: string): Promise<WorkspacePathRead>;
+  /**
+   * Tells the anti-blind-editing gate that a command ran to completion outside exec_command (a provider's persistent
+   * shell), so a passing verification there clears the gate as it would through exec_command.
+   */
+  recordCommand(cmd: string, exitCode: number): void;
+  /** Fits text to a token budget (default 10,000) as every tool output is fitted: head and tail kept, the whole text spooled. */
+  budget(label: string, text: string, maxOutputTokens?: number): Promise<BudgetedText>;
   nextSegment(): ToolDefinition[];
   close(): Promise<void>;
 }
@@ -234,13 +262,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return list;
   };
 
-  const context = (maxOutputTokens: number): ToolContext => ({
+  const context = (maxOutputTokens: number, signal: AbortSignal): ToolContext => ({
     workspace: options.workspace,
     tokenizer: options.tokenizer,
     spool: options.spool,
     maxOutputTokens,
     shell: guidance.kind,
-    signal: abort.signal,
+    signal,
   });
 
   const unknownTool = (name: string): ToolResult => {
@@ -254,13 +282,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   };
 
   // Returns the result and the output budget it must fit (the default when the call never got far enough to set one).
-  const dispatch = async (name: string, rawArgs: unknown): Promise<{ result: ToolResult; budget: number }> => {
+  const dispatch = async (name: string, rawArgs: unknown, signal: AbortSignal): Promise<{ result: ToolResult; budget: number }> => {
     let budget = DEFAULT_MAX_OUTPUT_TOKENS;
-    const result = await dispatchWithin(name, rawArgs, (value) => (budget = value));
+    const result = await dispatchWithin(name, rawArgs, signal, (value) => (budget = value));
     return { result, budget };
   };
 
-  const dispatchWithin = async (name: string, rawArgs: unknown, setBudget: (value: number) => void): Promise<ToolResult> => {
+  const dispatchWithin = async (name: string, rawArgs: unknown, signal: AbortSignal, setBudget: (value: number) => void): Promise<ToolResult> => {
     if (typeof name !== 'string') return errorResult(ErrorCode.UnknownTool, 'tool name must be a string');
     if (isLegacyToolName(name)) return errorResult(ErrorCode.LegacyTool, legacyToolMessage(name));
     const implementation = builtins.get(name) ?? catalogTool(name)?.implementation;
@@ -286,13 +314,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     const values = valid.value as Record<string, unknown>;
     if (name === 'exec_command' && patchTool && typeof values.cmd === 'string') {
       const invocation = parseApplyPatchInvocation(values.cmd);
-      if (invocation) return withPatchNote(await patchThroughExec(invocation, values.workdir, budget.value));
+      if (invocation) return withPatchNote(await patchThroughExec(invocation, values.workdir, budget.value, signal));
     }
     const blocked = gate.check(name);
     if (blocked) return blocked;
     let result: ToolResult;
     try {
-      result = await implementation.execute(values, context(budget.value));
+      result = await implementation.execute(values, context(budget.value, signal));
     } catch (error) {
       if (closed) return errorResult(ErrorCode.ToolFailed, `${name} was interrupted because the host closed`);
       const message = error instanceof Error ? error.message : String(error);
@@ -302,10 +330,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return result;
   };
 
-  /** The folder a heredoc's patch paths are relative to: workdir, then the `cd` argument; or a result refusing it. */
+  /**
+   * The folder a heredoc's patch paths are relative to: workdir, then the `cd` argument (an absolute or home-relative
+   * one replaces workdir, as in a shell, and is checked as such); or a result refusing it.
+   */
   const patchDirectory = async (invocation: ApplyPatchInvocation, workdir: unknown): Promise<string | ToolResult> => {
     const parts = [typeof workdir === 'string' ? workdir : '', invocation.directory ?? ''];
-    const joined = parts.reduce((base, part) => (part === '' ? base : part.startsWith('/') || base === '' ? part : `${base}/${part}`), '');
+    const joined = parts.reduce((base, part) => (part === '' ? base : part.startsWith('/') || part.startsWith('~') || base === '' ? part : `${base}/${part}`), '');
     if (joined === '') return '';
     const what = invocation.directory === undefined ? 'workdir' : `cd ${invocation.directory}`;
     const check = await resolveWorkspacePath(options.workspace, joined);
@@ -317,7 +348,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   };
 
   /** Applies an apply_patch heredoc sent to exec_command through the patch tool: same engine, same gate. */
-  const patchThroughExec = async (invocation: ApplyPatchInvocation, workdir: unknown, budget: number): Promise<ToolResult> => {
+  const patchThroughExec = async (invocation: ApplyPatchInvocation, workdir: unknown, budget: number, signal: AbortSignal): Promise<ToolResult> => {
     const blocked = gate.check('apply_patch');
     if (blocked) return blocked;
     let args: Record<string, unknown> = { input: invocation.patch };
@@ -328,7 +359,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       else {
         args = { input: rebasePatchPaths(invocation.patch, directory) };
         const valid = validateArguments('apply_patch', patchTool!.schema, args);
-        result = valid.ok ? await patchTool!.execute(valid.value as Record<string, unknown>, context(budget)) : errorResult(ErrorCode.InvalidArguments, valid.message);
+        result = valid.ok ? await patchTool!.execute(valid.value as Record<string, unknown>, context(budget, signal)) : errorResult(ErrorCode.InvalidArguments, valid.message);
       }
     } catch (error) {
       if (closed) result = errorResult(ErrorCode.ToolFailed, 'apply_patch was interrupted because the host closed');
@@ -354,16 +385,21 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     get tools() {
       return visibleDefinitions();
     },
+    get deferredTools() {
+      const visible = new Set(visibleDefinitions().map((definition) => definition.name));
+      return catalog.list().filter((entry) => !visible.has(entry.name)).map((entry) => catalogImplementation(entry).definition);
+    },
     catalog: publicCatalog,
     gate,
     get closed() {
       return closed;
     },
-    async call(name, args) {
+    async call(name, args, callOptions) {
       if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
+      const signal = callOptions?.signal ? AbortSignal.any([abort.signal, callOptions.signal]) : abort.signal;
       let result: ToolResult;
       try {
-        const outcome = await dispatch(name, args);
+        const outcome = await dispatch(name, args, signal);
         result = await fit(name, outcome.result, outcome.budget);
       } catch (error) {
         if (ToolHostError.is(error)) throw error;
@@ -372,6 +408,21 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       }
       options.onCall?.(name, args, result);
       return result;
+    },
+    readPath(path) {
+      if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
+      return readWorkspacePath(options.workspace, path);
+    },
+    recordCommand(cmd, exitCode) {
+      if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
+      gate.record('exec_command', { cmd }, okResult('', { exit_code: exitCode }));
+    },
+    async budget(label, text, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS) {
+      if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
+      const limit = Math.min(MAX_OUTPUT_TOKENS_LIMIT, Math.max(1, Math.floor(Number.isFinite(maxOutputTokens) ? maxOutputTokens : DEFAULT_MAX_OUTPUT_TOKENS)));
+      const fitted = await fit(label, okResult(text), limit);
+      const spoolPath = fitted.data?.spool_path;
+      return typeof spoolPath === 'string' ? { output: fitted.output, truncated: true, spool_path: spoolPath } : { output: fitted.output, truncated: false };
     },
     nextSegment() {
       if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');

@@ -107,6 +107,9 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     get tools() {
       return runtime.tools;
     },
+    get deferredTools() {
+      return runtime.deferredTools;
+    },
     catalog: runtime.catalog,
     shell,
     profile,
@@ -117,14 +120,17 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
       return exec.commandsRun;
     },
     files: () => workspace.snapshot(),
-    async call(name, args) {
-      const result = await runtime.call(name, args);
+    async call(name, args, callOptions) {
+      const result = await runtime.call(name, args, callOptions);
       const unscripted = result.data?.[UNSCRIPTED_COMMAND];
       if (options.strict && typeof unscripted === 'string') {
         throw new ToolHostError('unscripted_command', `the fake tool host has no scripted command matching ${JSON.stringify(unscripted)}`);
       }
       return result;
     },
+    readPath: (path) => runtime.readPath(path),
+    recordCommand: (cmd, exitCode) => runtime.recordCommand(cmd, exitCode),
+    budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
     nextSegment: () => runtime.nextSegment(),
     close: () => runtime.close(),
   };

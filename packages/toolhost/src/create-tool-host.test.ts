@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createLocalEnvironment } from '@toolhost/exec';
 import { ToolHostError, approximateTokenizer, createToolHost } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolhost-facade-'));
@@ -34,6 +35,23 @@ describe('createToolHost', () => {
     [undefined],
   ])('throws invalid_options for %j', (options) => {
     expect(thrownCode(() => createToolHost(options as never))).toBe('invalid_options');
+  });
+
+  it('runs the tools in a given environment and closes it with the host', async () => {
+    const local = createLocalEnvironment({ root: dir });
+    let closed = 0;
+    const environment = { ...local, close: async () => void (closed += 1) };
+    const host = createToolHost({ environment });
+    const result = await host.call('exec_command', { cmd: 'pwd' });
+    expect(result.ok).toBe(true);
+    expect(result.output).toContain(dir);
+    await host.close();
+    expect(closed).toBe(1);
+  });
+
+  it('throws invalid_options when both workspace and environment are given', () => {
+    const environment = createLocalEnvironment({ root: dir });
+    expect(thrownCode(() => createToolHost({ workspace: dir, environment }))).toBe('invalid_options');
   });
 
   it('passes shellEnvironment to every command', async () => {
@@ -107,5 +125,47 @@ describe('createToolHost', () => {
     // A caller-supplied spool folder is kept; only the files the host wrote are removed.
     expect(existsSync(spoolDir)).toBe(true);
     expect(readdirSync(spoolDir)).toEqual([]);
+  });
+});
+
+describe('call cancellation and provider-native helpers', () => {
+  it('kills the running command when the call is cancelled and reports its exit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-cancel-'));
+    let seen: () => void = () => {};
+    const started = new Promise<void>((resolve) => (seen = resolve));
+    const host = createToolHost({ workspace: dir, shellProfile: 'unix_like', onOutput: (_id, chunk) => chunk.includes('started') && seen() });
+    try {
+      const controller = new AbortController();
+      const pending = host.call('exec_command', { cmd: 'echo started; sleep 30', yield_time_ms: 30_000 }, { signal: controller.signal });
+      await started;
+      controller.abort();
+      const result = await pending;
+      expect(result.output).toContain('started');
+      expect(result.output).toContain('Note: the call was cancelled, so the command and every process it started were killed.');
+      expect(result.data?.exit_code).toBe(137);
+      expect(result.data?.session_id).toBeUndefined();
+    } finally {
+      await host.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads files and folders inside the workspace only, and budgets text like tool output', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-read-'));
+    writeFileSync(join(dir, 'a.txt'), '\ufeffone\r\ntwo\r\n');
+    const host = createToolHost({ workspace: dir });
+    try {
+      expect(await host.readPath('a.txt')).toEqual({ ok: true, kind: 'file', path: 'a.txt', text: 'one\r\ntwo\r\n', bom: true });
+      expect(await host.readPath('.')).toEqual({ ok: true, kind: 'directory', path: '', entries: ['a.txt'] });
+      expect(await host.readPath('../etc/passwd')).toMatchObject({ ok: false, error: { code: 'outside_workspace' } });
+      expect(await host.readPath('missing.txt')).toMatchObject({ ok: false, error: { code: 'tool_failed' } });
+      const long = await host.budget('long', 'word '.repeat(5000), 50);
+      expect(long.truncated).toBe(true);
+      expect(long.spool_path).toEqual(expect.any(String));
+      expect(await host.budget('short', 'hello')).toEqual({ output: 'hello', truncated: false });
+    } finally {
+      await host.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,14 +4,15 @@ import {
   ToolHostError,
   checkShellEnvironmentPolicy,
   gptTokenizer,
+  type Environment,
   type ShellEnvironmentPolicy,
   type Tokenizer,
   type ToolDefinition,
   type ToolResult,
 } from '@toolhost/core';
-import { createFileSpool, createNodeWorkspace } from '@toolhost/core/node';
+import { createFileSpool } from '@toolhost/core/node';
 import type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catalog';
-import { createExecTools, type ExecGateway } from '@toolhost/exec';
+import { createExecTools, createLocalEnvironment, type ExecGateway } from '@toolhost/exec';
 import {
   checkProfileSettings,
   createBuiltinImplementations,
@@ -20,14 +21,19 @@ import {
   resolveShellProfile,
   type ShellGuidance,
   type ShellProfileSetting,
+  type BudgetedText,
+  type ToolCallOptions,
   type ToolProfile,
   type VerificationGateOptions,
+  type WorkspacePathRead,
 } from '@toolhost/profiles';
 
 /** Options of {@link createToolHost}. */
 export interface ToolHostOptions {
-  /** Absolute path of an existing folder; every path the tools touch stays inside it. */
-  workspace: string;
+  /** Absolute path of an existing folder on this machine; every path the tools touch stays inside it (or give `environment`). */
+  workspace?: string;
+  /** Where the tools run (a Docker container, an SSH host, …) in place of `workspace`; the host owns it: close() closes it. */
+  environment?: Environment;
   profile?: ToolProfile;
   shellProfile?: ShellProfileSetting;
   /** Counts output tokens (default: o200k_base). */
@@ -52,13 +58,21 @@ export interface ToolHostOptions {
 export interface ToolHost {
   /** Tools visible to the model in the current request segment. */
   readonly tools: ToolDefinition[];
+  /** Catalog tools not visible yet, for providers that load deferred tools themselves (Anthropic's `defer_loading`). */
+  readonly deferredTools: ToolDefinition[];
   /** The deferred catalog; entries can be added and removed at run time. */
   readonly catalog: ToolCatalog;
   /** The resolved shell profile. */
   readonly shell: ShellGuidance;
   readonly profile: ToolProfile;
-  /** Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. */
-  call(name: string, args?: unknown): Promise<ToolResult>;
+  /** Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. `options.signal` cancels it. */
+  call(name: string, args?: unknown, options?: ToolCallOptions): Promise<ToolResult>;
+  /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
+  readPath(path: string): Promise<WorkspacePathRead>;
+  /** Tells the anti-blind-editing gate that a command ran outside exec_command (a provider's persistent shell) and how it exited. */
+  recordCommand(cmd: string, exitCode: number): void;
+  /** Fits text to a token budget (default 10,000) like every tool output: head and tail kept, the whole text spooled. */
+  budget(label: string, text: string, maxOutputTokens?: number): Promise<BudgetedText>;
   /** Starts the next request segment; deferred tools found by search_tools join `tools`. */
   nextSegment(): ToolDefinition[];
   /** Kills every session and removes the spool. */
@@ -67,7 +81,16 @@ export interface ToolHost {
 
 function checkOptions(options: ToolHostOptions): void {
   if (!options || typeof options !== 'object') throw new ToolHostError('invalid_options', 'createToolHost needs an options object');
-  const { workspace, profile, shellProfile } = options;
+  const { workspace, environment, profile, shellProfile } = options;
+  if (environment !== undefined) {
+    if (workspace !== undefined) throw new ToolHostError('invalid_options', 'give either workspace or environment, not both');
+    if (!environment || typeof environment !== 'object' || !environment.workspace || !environment.processes) {
+      throw new ToolHostError('invalid_options', 'environment must be an Environment (workspace, processes, close)');
+    }
+    checkProfileSettings({ profile, shellProfile });
+    checkShellEnvironmentPolicy(options.shellEnvironment);
+    return;
+  }
   if (typeof workspace !== 'string' || !isAbsolute(workspace)) {
     throw new ToolHostError('invalid_options', `workspace must be an absolute path, got ${JSON.stringify(workspace)}`);
   }
@@ -78,13 +101,17 @@ function checkOptions(options: ToolHostOptions): void {
   checkShellEnvironmentPolicy(options.shellEnvironment);
 }
 
-/** Creates a tool host over a real workspace folder. */
+/** Creates a tool host over a real workspace folder or an environment. */
 export function createToolHost(options: ToolHostOptions): ToolHost {
   checkOptions(options);
   const profile = options.profile ?? 'default';
-  const shell = resolveShellProfile(options.shellProfile ?? 'auto', currentShellEnvironment());
-  const workspace = createNodeWorkspace(options.workspace);
-  const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput, shellEnvironment: options.shellEnvironment });
+  const environment = options.environment ?? createLocalEnvironment({ root: options.workspace! });
+  const shell = resolveShellProfile(
+    options.shellProfile ?? 'auto',
+    environment.kind === 'local' ? currentShellEnvironment() : { platform: environment.platform, env: {} },
+  );
+  const workspace = environment.workspace;
+  const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput, processes: environment.processes, shellEnvironment: options.shellEnvironment });
   const runtime = createToolRuntime({
     profile,
     guidance: shell,
@@ -95,16 +122,28 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     catalog: options.catalog,
     catalogEmbedder: options.catalogEmbedder,
     verification: options.verification,
-    onClose: () => exec.close(),
+    onClose: async () => {
+      try {
+        await exec.close();
+      } finally {
+        await environment.close();
+      }
+    },
   });
   return {
     get tools() {
       return runtime.tools;
     },
+    get deferredTools() {
+      return runtime.deferredTools;
+    },
     catalog: runtime.catalog,
     shell,
     profile,
-    call: (name, args) => runtime.call(name, args),
+    call: (name, args, callOptions) => runtime.call(name, args, callOptions),
+    readPath: (path) => runtime.readPath(path),
+    recordCommand: (cmd, exitCode) => runtime.recordCommand(cmd, exitCode),
+    budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
     nextSegment: () => runtime.nextSegment(),
     close: () => runtime.close(),
   };

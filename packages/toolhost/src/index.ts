@@ -10,10 +10,20 @@ export {
   type ToolResult,
   type ToolErrorInfo,
   type JsonSchema,
+  type Environment,
   type ShellEnvironmentPolicy,
   type ShellEnvironmentInherit,
 } from '@toolhost/core';
 export type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catalog';
 export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
+export { createLocalEnvironment } from '@toolhost/exec';
 export { TOOL_PROFILES, SHELL_PROFILE_SETTINGS } from '@toolhost/profiles';
-export type { ToolProfile, ShellProfileSetting, ShellGuidance, VerificationGateOptions } from '@toolhost/profiles';
+export type {
+  ToolProfile,
+  ShellProfileSetting,
+  ShellGuidance,
+  VerificationGateOptions,
+  ToolCallOptions,
+  BudgetedText,
+  WorkspacePathRead,
+} from '@toolhost/profiles';

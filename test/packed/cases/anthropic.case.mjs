@@ -26,4 +26,27 @@ export default [
       });
     },
   },
+  {
+    name: 'native bash keeps its shell, the text editor edits through the patch engine',
+    async run(context) {
+      const { assert, load } = context;
+      const { toAnthropicTools, answerToolUses } = await load('@toolhost/anthropic');
+      await withHost(context, { workspace: context.tempWorkspace({ 'sub/a.txt': 'alpha\nbeta\n' }) }, async (host) => {
+        assert.deepEqual(toAnthropicTools(host, { native: true }).map((tool) => tool.name), ['bash', 'str_replace_based_edit_tool', 'search_tools']);
+        const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
+        const results = await answerToolUses(
+          [
+            use('b1', 'bash', { command: 'cd sub && export X=kept' }),
+            use('b2', 'bash', { command: 'echo "$X"; cat a.txt' }),
+            use('e1', 'str_replace_based_edit_tool', { command: 'str_replace', path: 'sub/a.txt', old_str: 'beta', new_str: 'gamma' }),
+            use('e2', 'str_replace_based_edit_tool', { command: 'view', path: 'sub/a.txt' }),
+          ],
+          host,
+        );
+        assert.equal(results[1].content, 'kept\nalpha\nbeta\n');
+        assert.equal(results[2].is_error, undefined);
+        assert.equal(results[3].content, '     1\talpha\n     2\tgamma');
+      });
+    },
+  },
 ];

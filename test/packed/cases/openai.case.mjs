@@ -26,4 +26,32 @@ export default [
       });
     },
   },
+  {
+    name: 'native apply_patch_call and shell_call, and the Agents SDK Editor and Shell',
+    async run(context) {
+      const { assert, load } = context;
+      const { toResponsesTools, answerResponsesCalls, createAgentsEditor, createAgentsShell } = await load('@toolhost/openai');
+      await withHost(context, { workspace: context.tempWorkspace({ 'a.txt': 'one\n' }) }, async (host) => {
+        assert.deepEqual(toResponsesTools(host, { native: true }).map((tool) => tool.name ?? tool.type), ['shell', 'apply_patch', 'search_tools']);
+        const outputs = await answerResponsesCalls(
+          [
+            { type: 'apply_patch_call', call_id: 'p1', status: 'completed', operation: { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+two\n' } },
+            { type: 'apply_patch_call', call_id: 'p2', status: 'completed', operation: { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+three\n' } },
+            { type: 'shell_call', call_id: 's1', status: 'completed', action: { commands: ['cat a.txt', 'exit 4'], timeout_ms: 20000, max_output_length: null } },
+          ],
+          host,
+        );
+        assert.deepEqual(outputs.slice(0, 2).map((output) => output.status), ['completed', 'failed']);
+        assert.match(outputs[1].output, /^Error \[patch_context_not_found\]/);
+        assert.deepEqual(outputs[2].output, [
+          { stdout: 'two\n', stderr: '', outcome: { type: 'exit', exit_code: 0 } },
+          { stdout: '', stderr: '', outcome: { type: 'exit', exit_code: 4 } },
+        ]);
+        const edited = await createAgentsEditor(host).createFile({ type: 'create_file', path: 'b.txt', diff: '+bee\n' });
+        assert.equal(edited.status, 'completed');
+        const ran = await createAgentsShell(host).run({ commands: ['cat b.txt'] });
+        assert.deepEqual(ran.output, [{ stdout: 'bee\n', stderr: '', outcome: { type: 'exit', exitCode: 0 } }]);
+      });
+    },
+  },
 ];

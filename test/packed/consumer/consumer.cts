@@ -8,6 +8,7 @@ export async function useFromCommonJs(workspace: string): Promise<boolean> {
   const fake = testing.createFakeToolHost();
   try {
     openai.toResponsesTools(fake);
+    openai.toResponsesTools(fake, { native: true });
     return (await host.call('exec_command', { cmd: 'true' })).ok;
   } finally {
     await host.close();

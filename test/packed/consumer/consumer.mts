@@ -14,8 +14,8 @@ export async function useEverything(workspace: string): Promise<ToolResult[]> {
   const host: ToolHost = createToolHost({ workspace, profile: 'advanced', catalog, gateway });
   const fake: FakeToolHost = createFakeToolHost({ commands: [{ match: 'ls', output: 'a\n' }] });
   try {
-    const responses = toResponsesTools(host, { strict: true });
-    const anthropic = toAnthropicTools(fake);
+    const responses = [...toResponsesTools(host, { strict: true }), ...toResponsesTools(host, { native: true })];
+    const anthropic = [...toAnthropicTools(fake), ...toAnthropicTools(host, { native: true, deferLoading: true })];
     const aiSdk = toAiSdkTools(host);
     const live = createAiSdkTools(host);
     const langchain = toLangChainTools(host);

@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import type { ScriptOutcome } from './script-workspace.js';
+
+/** A started `/bin/sh` that reads scripts from its input: stdout/stderr demultiplexed, input writable, end signalled. */
+export interface ShellStream {
+  write(text: string): void;
+  onStdout(listener: (chunk: Buffer) => void): void;
+  /** Fires once when the shell or its connection is gone. */
+  onEnd(listener: () => void): void;
+  end(): void;
+}
+
+/** Longest a helper request may take. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+interface Request {
+  marker: string;
+  resolve: (outcome: ScriptOutcome) => void;
+  reject: (error: Error) => void;
+}
+
+/** Quotes one word for a POSIX shell. */
+function quote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * One long-lived helper shell: each request is a script run in a subshell with its arguments (input, when any, arrives
+ * as a base64 here-document), followed by a random trailer carrying its exit code. Requests run one at a time; a
+ * request costs one round trip and no process start by the engine.
+ */
+class HelperShell {
+  private queue: Promise<unknown> = Promise.resolve();
+  private current: Request | undefined;
+  private buffer: Buffer[] = [];
+  private tail = '';
+  dead = false;
+
+  constructor(private readonly stream: ShellStream) {
+    stream.onStdout((chunk) => this.receive(chunk));
+    stream.onEnd(() => {
+      this.dead = true;
+      this.current?.reject(new Error('the helper shell ended (the container may have stopped)'));
+      this.current = undefined;
+    });
+  }
+
+  private receive(chunk: Buffer): void {
+    const request = this.current;
+    if (!request) return;
+    this.buffer.push(chunk);
+    this.tail = (this.tail + chunk.toString('latin1')).slice(-80);
+    const found = new RegExp(`${request.marker}(\\d+)\\n$`).exec(this.tail);
+    if (!found) return;
+    const all = Buffer.concat(this.buffer);
+    const trailer = found[0].length;
+    this.current = undefined;
+    this.buffer = [];
+    this.tail = '';
+    request.resolve({ exitCode: Number(found[1]), stdout: all.subarray(0, all.length - trailer), stderr: '' });
+  }
+
+  run(script: string, args: string[], input?: Uint8Array): Promise<ScriptOutcome> {
+    const task = () =>
+      new Promise<ScriptOutcome>((resolve, reject) => {
+        if (this.dead) return reject(new Error('the helper shell ended (the container may have stopped)'));
+        const marker = `:toolhost-${randomBytes(8).toString('hex')}:`;
+        // A request that never completes (a stuck file system, a broken shell) fails, and this shell is replaced.
+        const timer = setTimeout(() => {
+          if (this.current?.marker !== marker) return;
+          this.current = undefined;
+          this.end();
+          reject(new Error(`a helper request took longer than ${REQUEST_TIMEOUT_MS / 1000} s`));
+        }, REQUEST_TIMEOUT_MS);
+        this.current = {
+          marker,
+          resolve: (outcome) => {
+            clearTimeout(timer);
+            resolve(outcome);
+          },
+          reject: (error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        };
+        const fence = `TOOLHOST_${randomBytes(6).toString('hex')}`;
+        const body = input === undefined ? '' : `${Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('base64').replace(/.{1,76}/g, '$&\n')}`;
+        // The here-document starts after the line holding `<<`, so the redirection closes the last line of the command.
+        const runLine =
+          input === undefined
+            ? `(set -- ${args.map(quote).join(' ')}\n${script}\n) </dev/null 2>/dev/null`
+            : `(base64 -d | (set -- ${args.map(quote).join(' ')}\n${script}\n)) 2>/dev/null <<'${fence}'`;
+        this.stream.write(`${runLine}\n${input === undefined ? '' : `${body}${fence}\n`}printf '%s%d\\n' '${marker}' $?\n`);
+      });
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  end(): void {
+    this.dead = true;
+    this.stream.end();
+  }
+}
+
+/** A few helper shells used in turn, each started on demand and replaced when it ends. */
+export class HelperShellPool {
+  private readonly shells: Array<Promise<HelperShell> | undefined>;
+  private next = 0;
+  private closed = false;
+
+  constructor(
+    private readonly start: () => Promise<ShellStream>,
+    size: number,
+  ) {
+    this.shells = new Array(size).fill(undefined);
+  }
+
+  private async shell(): Promise<HelperShell> {
+    if (this.closed) throw new Error('the environment is closed');
+    const index = this.next;
+    this.next = (this.next + 1) % this.shells.length;
+    let pending = this.shells[index];
+    if (pending) {
+      const existing = await pending.catch(() => undefined);
+      if (!existing || existing.dead) pending = undefined;
+    }
+    if (!pending) {
+      pending = this.start().then((stream) => new HelperShell(stream));
+      this.shells[index] = pending;
+      pending.catch(() => {
+        if (this.shells[index] === pending) this.shells[index] = undefined;
+      });
+    }
+    return pending;
+  }
+
+  /** Runs a POSIX sh script with positional arguments and optional input; resolves with its exit code and stdout. */
+  async run(script: string, args: string[], input?: Uint8Array): Promise<ScriptOutcome> {
+    return (await this.shell()).run(script, args, input);
+  }
+
+  /** Ends every shell. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.shells.splice(0)) (await pending?.catch(() => undefined))?.end();
+  }
+}

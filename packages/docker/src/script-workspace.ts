@@ -1,0 +1,136 @@
+import {
+  parseRipgrepFileList,
+  REMOTE_RIPGREP_SCRIPT,
+  ripgrepFileListArguments,
+  type Workspace,
+  type WorkspaceDirEntry,
+  type WorkspaceEntryKind,
+  type WorkspaceStat,
+} from '@toolhost/core';
+
+/** What one helper run returned. */
+export interface ScriptOutcome {
+  /** The helper's exit code (2, 17, 20, 21, 39 stand for ENOENT, EEXIST, ENOTDIR, EISDIR, ENOTEMPTY). */
+  exitCode: number;
+  /** Everything it printed on stdout. */
+  stdout: Buffer;
+  /** What it printed on stderr, when the transport keeps it (for messages only). */
+  stderr: string;
+}
+
+/** Runs a POSIX sh script with positional arguments (and optional input) where the files are. */
+export type ScriptRunner = (script: string, args: string[], input?: Uint8Array) => Promise<ScriptOutcome>;
+
+/** Exit codes the helpers use for the errno they ran into. */
+const ERRNO_BY_EXIT: Record<number, string> = { 2: 'ENOENT', 17: 'EEXIST', 20: 'ENOTDIR', 21: 'EISDIR', 39: 'ENOTEMPTY' };
+
+const STAT_FORMAT = '%F|%s|%Y|%a';
+
+function kindOf(type: string): WorkspaceEntryKind {
+  if (type === 'regular file' || type === 'regular empty file') return 'file';
+  if (type === 'directory') return 'directory';
+  if (type === 'symbolic link') return 'symlink';
+  return 'other';
+}
+
+function parseStat(line: string): WorkspaceStat {
+  const [type = '', size = '0', mtime = '0', mode = '0'] = line.trim().split('|');
+  return { kind: kindOf(type), size: Number(size), mtimeMs: Number(mtime) * 1000, mode: parseInt(mode, 8) };
+}
+
+function failure(operation: string, path: string, outcome: ScriptOutcome): Error {
+  const code = ERRNO_BY_EXIT[outcome.exitCode] ?? 'EIO';
+  const detail = outcome.stderr.trim() || `exit code ${outcome.exitCode}`;
+  return Object.assign(new Error(`${operation} ${path}: ${code} (${detail})`), { code });
+}
+
+/**
+ * A workspace on a remote reached only by running commands (busybox or coreutils): every operation is one small sh
+ * helper; writes go to a temporary file in the same folder, then `mv` over the target (atomic inside the remote).
+ */
+export function createScriptWorkspace(root: string, realRoot: string, run: ScriptRunner): Workspace {
+  const abs = (path: string) => (path ? `${root.replace(/\/+$/, '')}/${path}` : root);
+  const realPrefix = realRoot === '/' ? '/' : `${realRoot}/`;
+  const expect = async (operation: string, path: string, script: string, args: string[], input?: Uint8Array): Promise<ScriptOutcome> => {
+    const outcome = await run(script, args, input);
+    if (outcome.exitCode !== 0) throw failure(operation, path, outcome);
+    return outcome;
+  };
+  const statWith = async (flags: string, path: string) => {
+    const outcome = await run(`[ -e "$1" ] || [ -L "$1" ] || exit 2\nstat ${flags} -c '${STAT_FORMAT}' -- "$1"`, [abs(path)]);
+    if (outcome.exitCode === 2 || (flags === '-L' && outcome.exitCode !== 0)) return undefined;
+    if (outcome.exitCode !== 0) throw failure('stat', path, outcome);
+    return parseStat(outcome.stdout.toString('utf8'));
+  };
+  return {
+    root,
+    onDisk: true,
+    lstat: (path) => statWith('', path),
+    stat: (path) => statWith('-L', path),
+    async realpath(path) {
+      const outcome = await run('[ -e "$1" ] || exit 2\nreadlink -f -- "$1"', [abs(path)]);
+      if (outcome.exitCode !== 0) return undefined;
+      const real = outcome.stdout.toString('utf8').replace(/\n$/, '');
+      if (real === realRoot) return { inside: true, path: '' };
+      if (real.startsWith(realPrefix)) return { inside: true, path: real.slice(realPrefix.length) };
+      return { inside: false, path: real };
+    },
+    async readFile(path) {
+      const outcome = await expect('read', path, '[ -e "$1" ] || exit 2\n[ -d "$1" ] && exit 21\nexec cat -- "$1"', [abs(path)]);
+      return outcome.stdout;
+    },
+    async writeFile(path, data, options) {
+      const script = [
+        // Write through symlinks to their target, never replacing the link with a regular file.
+        't=$1; [ -L "$t" ] && t=$(readlink -f -- "$t")',
+        'd=$(dirname -- "$t"); mkdir -p -- "$d" || exit 20',
+        '[ -d "$t" ] && exit 21',
+        'tmp="$d/.$2.toolhost.tmp"',
+        'cat > "$tmp" || { rm -f -- "$tmp"; exit 1; }',
+        'if [ -n "$3" ]; then chmod "$3" "$tmp"; elif [ -e "$t" ]; then chmod "$(stat -L -c %a -- "$t")" "$tmp"; fi',
+        'mv -f -- "$tmp" "$t" || { rm -f -- "$tmp"; exit 1; }',
+      ].join('\n');
+      const nonce = Math.random().toString(16).slice(2, 14);
+      const mode = options?.mode === undefined ? '' : (options.mode & 0o7777).toString(8);
+      await expect('write', path, script, [abs(path), nonce, mode], data);
+    },
+    async remove(path) {
+      await expect('remove', path, '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! -L "$1" ] && exit 21\nrm -f -- "$1"', [abs(path)]);
+    },
+    async removeEmptyDirectory(path) {
+      await expect('rmdir', path, '[ -d "$1" ] || exit 2\nrmdir -- "$1" 2>/dev/null || exit 39', [abs(path)]);
+    },
+    async readdir(path): Promise<WorkspaceDirEntry[]> {
+      const script = [
+        '[ -e "$1" ] || exit 2',
+        '[ -d "$1" ] || exit 20',
+        'cd -- "$1" || exit 2',
+        'for f in * .*; do',
+        '  case $f in .|..) continue;; esac',
+        '  if [ -L "$f" ]; then k=l; elif [ -d "$f" ]; then k=d; elif [ -f "$f" ]; then k=f; elif [ -e "$f" ]; then k=o; else continue; fi',
+        "  printf '%s %s\\0' \"$k\" \"$f\"",
+        'done',
+      ].join('\n');
+      const outcome = await expect('readdir', path, script, [abs(path)]);
+      const kinds: Record<string, WorkspaceEntryKind> = { l: 'symlink', d: 'directory', f: 'file', o: 'other' };
+      return outcome.stdout
+        .toString('utf8')
+        .split('\0')
+        .filter((entry) => entry.length > 2)
+        .map((entry) => ({ kind: kinds[entry[0]!] ?? 'other', name: entry.slice(2) }));
+    },
+    async readLink(path) {
+      const outcome = await expect('readlink', path, '[ -L "$1" ] || exit 2\nreadlink -- "$1"', [abs(path)]);
+      return outcome.stdout.toString('utf8').replace(/\n$/, '');
+    },
+    async createSymlink(path, target) {
+      await expect('symlink', path, '{ [ -e "$1" ] || [ -L "$1" ]; } && exit 17\nln -s -- "$2" "$1"', [abs(path), target]);
+    },
+    async findFilesContaining(query) {
+      // ripgrep inside the remote when it has one (0: matches, 1: none); otherwise no opinion, and the files are read here.
+      const outcome = await run(REMOTE_RIPGREP_SCRIPT, [root, ...ripgrepFileListArguments(query)]).catch(() => undefined);
+      if (!outcome || (outcome.exitCode !== 0 && outcome.exitCode !== 1)) return undefined;
+      return parseRipgrepFileList(outcome.stdout.toString('utf8'));
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Editor, Shell } from '@openai/agents-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFakeToolHost } from '@toolhost/testing';
+import { createToolHost, type ToolHost } from 'toolhost';
+import { answerResponsesCalls, createAgentsEditor, createAgentsShell, limitOutputLength, toPatchEnvelope, toResponsesTools } from './index.js';
+
+const linux = { platform: 'linux', env: {} };
+
+function applyPatchCall(callId: string, operation: Record<string, unknown>) {
+  return { type: 'apply_patch_call', id: `apc_${callId}`, call_id: callId, status: 'completed', operation };
+}
+
+describe('toResponsesTools native', () => {
+  it('pins the native tool list: apply_patch and shell replace their function tools', async () => {
+    const host = createFakeToolHost({ profile: 'advanced', shellProfile: 'unix_like', environment: linux });
+    const tools = toResponsesTools(host, { native: true });
+    expect(tools.map((tool) => ('name' in tool ? tool.name : tool.type))).toEqual(['shell', 'apply_patch', 'search_tools', 'code_search']);
+    await expect(JSON.stringify(tools.slice(0, 2), null, 2) + '\n').toMatchFileSnapshot('./__pins__/native.tools.json');
+  });
+});
+
+describe('apply_patch_call', () => {
+  it('wraps each V4A operation into our envelope', () => {
+    expect(toPatchEnvelope({ type: 'create_file', path: 'a.txt', diff: '+one\n+two\n' })).toBe('*** Begin Patch\n*** Add File: a.txt\n+one\n+two\n*** End Patch');
+    expect(toPatchEnvelope({ type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno', move_to: 'b.txt' })).toBe(
+      '*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-one\n+uno\n*** End Patch',
+    );
+    expect(toPatchEnvelope({ type: 'delete_file', path: 'a.txt' })).toBe('*** Begin Patch\n*** Delete File: a.txt\n*** End Patch');
+  });
+
+  it('creates, updates and deletes through the patch engine, keeping CRLF and the BOM', async () => {
+    const host = createFakeToolHost({ environment: linux, files: { 'crlf.txt': '\ufeffalpha\r\nbeta\r\n' } });
+    const outputs = await answerResponsesCalls(
+      [
+        applyPatchCall('c1', { type: 'create_file', path: 'src/new.ts', diff: '+export const x = 1;\n' }),
+        applyPatchCall('c2', { type: 'update_file', path: 'crlf.txt', diff: '@@\n alpha\n-beta\n+gamma\n' }),
+        applyPatchCall('c3', { type: 'delete_file', path: 'src/new.ts' }),
+      ],
+      host,
+    );
+    expect(outputs).toEqual([
+      { type: 'apply_patch_call_output', call_id: 'c1', status: 'completed', output: 'Success. Updated the following files:\nA src/new.ts\n' },
+      { type: 'apply_patch_call_output', call_id: 'c2', status: 'completed', output: 'Success. Updated the following files:\nM crlf.txt\n' },
+      { type: 'apply_patch_call_output', call_id: 'c3', status: 'completed', output: 'Success. Updated the following files:\nD src/new.ts\n' },
+    ]);
+    expect(Object.keys(host.files())).toEqual(['crlf.txt']);
+    expect(Buffer.from(await host.workspace.readFile('crlf.txt')).toString('utf8')).toBe('\ufeffalpha\r\ngamma\r\n');
+  });
+
+  it('answers a refused operation with status failed and the same fix-it text as apply_patch, writing nothing', async () => {
+    const files = { 'a.txt': 'one\ntwo\n' };
+    const host = createFakeToolHost({ environment: linux, files });
+    const twin = createFakeToolHost({ environment: linux, files });
+    const cases = [
+      { type: 'update_file', path: 'a.txt', diff: '@@\n-three\n+four\n' },
+      { type: 'create_file', path: 'a.txt', diff: '+x\n' },
+      { type: 'delete_file', path: 'missing.txt' },
+      { type: 'update_file', path: '../outside.txt', diff: '@@\n-a\n+b\n' },
+    ];
+    const outputs = await answerResponsesCalls(cases.map((operation, index) => applyPatchCall(`f${index}`, operation)), host);
+    for (const [index, operation] of cases.entries()) {
+      const direct = await twin.call('apply_patch', { input: toPatchEnvelope(operation as never) });
+      expect(direct.ok).toBe(false);
+      expect(outputs[index]).toEqual({ type: 'apply_patch_call_output', call_id: `f${index}`, status: 'failed', output: direct.output });
+    }
+    expect(host.calls.map((call) => call.result.error?.code)).toEqual(['patch_context_not_found', 'patch_target_exists', 'patch_target_missing', 'outside_workspace']);
+    expect(host.files()).toEqual(files);
+  });
+
+  it('refuses a path with a line break instead of letting it inject envelope lines', async () => {
+    const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'keep\n' } });
+    const [output] = await answerResponsesCalls([applyPatchCall('x', { type: 'create_file', path: 'b.txt\n*** Delete File: a.txt', diff: '+y' })], host);
+    expect(output).toMatchObject({ status: 'failed', output: expect.stringMatching(/^Error \[outside_workspace\]: path .* contains a NUL or control character$/) });
+    expect(host.files()).toEqual({ 'a.txt': 'keep\n' });
+  });
+
+  it('counts native edits in the anti-blind-editing gate', async () => {
+    const host = createFakeToolHost({ environment: linux, verification: { threshold: 1 } });
+    const outputs = await answerResponsesCalls(
+      [applyPatchCall('g1', { type: 'create_file', path: 'a.txt', diff: '+a' }), applyPatchCall('g2', { type: 'create_file', path: 'b.txt', diff: '+b' })],
+      host,
+    );
+    expect(outputs.map((output) => 'status' in output && output.status)).toEqual(['completed', 'failed']);
+    expect(outputs[1].output).toMatch(/^Error \[verification_required\]/);
+  });
+});
+
+describe('shell_call on a real host', () => {
+  let workspace: string;
+  let host: ToolHost;
+  beforeAll(() => {
+    workspace = mkdtempSync(join(tmpdir(), 'toolhost-openai-shell-'));
+    host = createToolHost({ workspace, shellProfile: 'unix_like' });
+  });
+  afterAll(async () => {
+    await host.close();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('answers one output entry per command with exit codes, merged output and max_output_length', async () => {
+    const [output] = await answerResponsesCalls(
+      [
+        {
+          type: 'shell_call',
+          id: 'sh_1',
+          call_id: 'call_sh',
+          status: 'completed',
+          environment: null,
+          action: { commands: ['echo out; echo err 1>&2', 'exit 3', 'printf "%0100d" 0'], timeout_ms: 20_000, max_output_length: 20 },
+        },
+      ],
+      host,
+    );
+    expect(output).toEqual({
+      type: 'shell_call_output',
+      call_id: 'call_sh',
+      max_output_length: 20,
+      output: [
+        { stdout: 'out\nerr\n', stderr: '', outcome: { type: 'exit', exit_code: 0 } },
+        { stdout: '', stderr: '', outcome: { type: 'exit', exit_code: 3 } },
+        { stdout: limitOutputLength('0'.repeat(100), 20), stderr: '', outcome: { type: 'exit', exit_code: 0 } },
+      ],
+    });
+    expect(limitOutputLength('0'.repeat(100), 20)).toBe(`${'0'.repeat(10)}\n…80 characters truncated…\n${'0'.repeat(10)}`);
+  });
+
+  it('kills a command at timeout_ms and reports a timeout outcome; later commands still run', async () => {
+    const [output] = await answerResponsesCalls(
+      [{ type: 'shell_call', id: 'sh_2', call_id: 'call_t', status: 'completed', environment: null, action: { commands: ['echo begun; sleep 30; echo never > late.txt', 'echo next'], timeout_ms: 1_000, max_output_length: null } }],
+      host,
+    );
+    expect(output).toMatchObject({ output: [{ stdout: expect.stringContaining('begun'), stderr: '', outcome: { type: 'timeout' } }, { stdout: 'next\n', outcome: { type: 'exit', exit_code: 0 } }] });
+    expect(existsSync(join(workspace, 'late.txt'))).toBe(false);
+  });
+
+  it('reports a command the host refuses with its error text and code in stderr', async () => {
+    const [output] = await answerResponsesCalls(
+      [{ type: 'shell_call', id: 'sh_3', call_id: 'call_r', status: 'completed', environment: null, action: { commands: [''], timeout_ms: null, max_output_length: null } }],
+      host,
+    );
+    expect(output).toMatchObject({ output: [{ stdout: '', stderr: expect.stringMatching(/^Error \[invalid_arguments\]/), outcome: { type: 'exit', exit_code: 1 } }] });
+  });
+
+  it('backs the Agents SDK Shell and Editor interfaces', async () => {
+    // Compile-time proof that ours implement @openai/agents-core's interfaces.
+    const shell: Shell = createAgentsShell(host);
+    const editor: Editor = createAgentsEditor(host);
+    expect(await shell.run({ commands: ['echo agents', 'false'], maxOutputLength: 100 })).toEqual({
+      output: [
+        { stdout: 'agents\n', stderr: '', outcome: { type: 'exit', exitCode: 0 } },
+        { stdout: '', stderr: '', outcome: { type: 'exit', exitCode: 1 } },
+      ],
+      maxOutputLength: 100,
+    });
+    expect(await editor.createFile({ type: 'create_file', path: 'notes.md', diff: '+# Notes\n+one\n' })).toEqual({ status: 'completed', output: 'Success. Updated the following files:\nA notes.md\n' });
+    expect(await editor.updateFile({ type: 'update_file', path: 'notes.md', diff: '@@\n # Notes\n-one\n+two\n', moveTo: 'docs.md' })).toEqual({
+      status: 'completed',
+      output: 'Success. Updated the following files:\nM docs.md\n',
+    });
+    expect(readFileSync(join(workspace, 'docs.md'), 'utf8')).toBe('# Notes\ntwo\n');
+    const failed = await editor.deleteFile({ type: 'delete_file', path: 'notes.md' });
+    expect(failed).toMatchObject({ status: 'failed', output: expect.stringMatching(/^Error \[patch_target_missing\]/) });
+  });
+});

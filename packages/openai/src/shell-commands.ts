@@ -1,0 +1,90 @@
+import type { ToolHost, ToolResult } from 'toolhost';
+
+/** What a shell call asks for: the Responses API's `action` (snake_case) or the Agents SDK's (camelCase). */
+export interface ShellCommandsAction {
+  commands: readonly string[];
+  timeout_ms?: number | null;
+  max_output_length?: number | null;
+  timeoutMs?: number;
+  maxOutputLength?: number;
+}
+
+/** One command's result, in the Responses API's `shell_call_output` shape. */
+export interface ShellCommandOutcome {
+  /** The command's output (stdout and stderr merged, as exec_command captures them), fitted to the budgets. */
+  stdout: string;
+  /** Empty for a command that ran; toolhost's error text (`Error [code]: …`) when it could not run. */
+  stderr: string;
+  outcome: { type: 'exit'; exit_code: number } | { type: 'timeout' };
+}
+
+/** Options of {@link runShellCommands}. */
+export interface ShellCommandsOptions {
+  /** Time a command may run when the call gives no `timeout_ms` (default 120,000 ms); then its process tree is killed. */
+  defaultTimeoutMs?: number;
+  /** Token budget of each command's output (default 10,000, as every tool). */
+  maxOutputTokens?: number;
+  /** Called with each exec_command / write_stdin result. */
+  onResult?: (result: ToolResult) => void;
+}
+
+/** Default time a shell command may run. */
+export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+
+/** Longest yield exec_command and write_stdin accept. */
+const MAX_YIELD_MS = 30_000;
+
+/** The command output of an exec_command / write_stdin text (what follows its `Output:` line). */
+export function execOutputText(output: string): string {
+  const index = output.indexOf('\nOutput:\n');
+  return index < 0 ? '' : output.slice(index + '\nOutput:\n'.length);
+}
+
+/** Keeps the head and tail of `text` within `limit` characters, with a marker naming how many were left out. */
+export function limitOutputLength(text: string, limit: number | null | undefined): string {
+  if (limit === null || limit === undefined || !Number.isFinite(limit) || limit < 0 || text.length <= limit) return text;
+  const omitted = text.length - limit;
+  const head = Math.ceil(limit / 2);
+  return `${text.slice(0, head)}\n…${omitted} characters truncated…\n${text.slice(text.length - (limit - head))}`;
+}
+
+async function runOne(host: Pick<ToolHost, 'call'>, cmd: string, timeoutMs: number, maxOutputLength: number | null | undefined, options: ShellCommandsOptions): Promise<ShellCommandOutcome> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const budget = options.maxOutputTokens === undefined ? {} : { max_output_tokens: options.maxOutputTokens };
+  const started = performance.now();
+  const yieldMs = () => Math.min(MAX_YIELD_MS, Math.max(1, Math.ceil(timeoutMs - (performance.now() - started))));
+  try {
+    let result = await host.call('exec_command', { cmd, yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal });
+    options.onResult?.(result);
+    if (!result.ok) return { stdout: '', stderr: result.output, outcome: { type: 'exit', exit_code: 1 } };
+    let text = execOutputText(result.output);
+    while (typeof result.data?.exit_code !== 'number' && typeof result.data?.session_id === 'number') {
+      result = await host.call('write_stdin', { session_id: result.data.session_id, chars: '', yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal });
+      options.onResult?.(result);
+      if (!result.ok) break;
+      text += execOutputText(result.output);
+    }
+    const stdout = limitOutputLength(text, maxOutputLength);
+    if (controller.signal.aborted) return { stdout, stderr: '', outcome: { type: 'timeout' } };
+    const exitCode = result.data?.exit_code;
+    return { stdout, stderr: result.ok ? '' : result.output, outcome: { type: 'exit', exit_code: typeof exitCode === 'number' ? exitCode : 1 } };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs a shell call's commands one after another through exec_command (and write_stdin while one keeps running),
+ * each killed with its whole process tree once `timeout_ms` passes; each output honours `max_output_length`
+ * (characters) on top of the token budget.
+ */
+export async function runShellCommands(host: Pick<ToolHost, 'call'>, action: ShellCommandsAction, options: ShellCommandsOptions = {}): Promise<ShellCommandOutcome[]> {
+  const timeoutMs = action.timeout_ms ?? action.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+  const maxOutputLength = action.max_output_length ?? action.maxOutputLength;
+  const outcomes: ShellCommandOutcome[] = [];
+  for (const cmd of Array.isArray(action.commands) ? action.commands : []) {
+    outcomes.push(await runOne(host, typeof cmd === 'string' ? cmd : String(cmd), Math.max(1, timeoutMs), maxOutputLength, options));
+  }
+  return outcomes;
+}

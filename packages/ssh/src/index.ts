@@ -1,0 +1,1 @@
+export { createSshEnvironment, type SshEnvironment, type SshEnvironmentOptions } from './ssh-environment.js';

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import type { SFTPWrapper, Stats } from 'ssh2';
+import { parseRipgrepFileList, REMOTE_RIPGREP_SCRIPT, ripgrepFileListArguments, type Workspace, type WorkspaceDirEntry, type WorkspaceEntryKind, type WorkspaceStat } from '@toolhost/core';
+import type { SshScriptOutcome } from './ssh-exec.js';
+
+/** SFTP status codes (draft-ietf-secsh-filexfer) mapped to the errno names Node uses. */
+const ERRNO_BY_STATUS: Record<number, string> = { 2: 'ENOENT', 3: 'EACCES', 4: 'EIO' };
+
+const S_IFMT = 0o170000;
+
+function kindOfMode(mode: number): WorkspaceEntryKind {
+  switch (mode & S_IFMT) {
+    case 0o100000:
+      return 'file';
+    case 0o040000:
+      return 'directory';
+    case 0o120000:
+      return 'symlink';
+    default:
+      return 'other';
+  }
+}
+
+function toStat(stats: Stats): WorkspaceStat {
+  return { kind: kindOfMode(stats.mode), size: stats.size, mtimeMs: stats.mtime * 1000, mode: stats.mode & 0o7777 };
+}
+
+function withErrno(error: unknown, operation: string, path: string): Error {
+  const status = (error as { code?: unknown })?.code;
+  const code = typeof status === 'number' ? (ERRNO_BY_STATUS[status] ?? 'EIO') : typeof status === 'string' ? status : 'EIO';
+  const message = error instanceof Error ? error.message : String(error);
+  return Object.assign(new Error(`${operation} ${path}: ${code} (${message})`), { code });
+}
+
+const isMissing = (error: unknown) => (error as { code?: unknown })?.code === 2;
+
+/** Turns an ssh2 callback call into a promise. */
+function call<T>(start: (done: (error: Error | null | undefined, value?: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value as T))));
+}
+
+/**
+ * A workspace on an SSH host over one SFTP session: writes go to a temporary file in the same folder, then the
+ * posix-rename extension replaces the target atomically. `session()` yields the current SFTP session (re-opened after
+ * a dropped connection).
+ */
+export function createSftpWorkspace(
+  root: string,
+  realRoot: string,
+  session: () => Promise<SFTPWrapper>,
+  runScript: (script: string, args: string[]) => Promise<SshScriptOutcome>,
+): Workspace {
+  const abs = (path: string) => (path ? `${root.replace(/\/+$/, '')}/${path}` : root);
+  const realPrefix = realRoot === '/' ? '/' : `${realRoot}/`;
+  const run = async <T>(operation: string, path: string, task: (sftp: SFTPWrapper) => Promise<T>): Promise<T> => {
+    const sftp = await session();
+    try {
+      return await task(sftp);
+    } catch (error) {
+      throw withErrno(error, operation, path);
+    }
+  };
+  const optionalStat = async (operation: 'lstat' | 'stat', path: string): Promise<WorkspaceStat | undefined> => {
+    const sftp = await session();
+    try {
+      return toStat(await call<Stats>((done) => sftp[operation](abs(path), done)));
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw withErrno(error, operation, path);
+    }
+  };
+  const ensureFolder = async (sftp: SFTPWrapper, folder: string): Promise<void> => {
+    const stats = await call<Stats>((done) => sftp.stat(folder, done)).catch(() => undefined);
+    if (stats) {
+      if (kindOfMode(stats.mode) !== 'directory') throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
+      return;
+    }
+    const parent = folder.slice(0, folder.lastIndexOf('/')) || '/';
+    if (parent !== folder) await ensureFolder(sftp, parent);
+    await call<void>((done) => sftp.mkdir(folder, done)).catch(async (error) => {
+      // Created meanwhile by someone else: fine.
+      if (!(await call<Stats>((done) => sftp.stat(folder, done)).catch(() => undefined))) throw error;
+    });
+  };
+  return {
+    root,
+    onDisk: true,
+    lstat: (path) => optionalStat('lstat', path),
+    stat: (path) => optionalStat('stat', path),
+    async realpath(path) {
+      const sftp = await session();
+      // Like fs.realpath: undefined for a missing path or a dangling link.
+      const exists = await call<Stats>((done) => sftp.stat(abs(path), done)).catch(() => undefined);
+      if (!exists) return undefined;
+      const real = await call<string>((done) => sftp.realpath(abs(path), done)).catch(() => undefined);
+      if (real === undefined) return undefined;
+      if (real === realRoot) return { inside: true, path: '' };
+      if (real.startsWith(realPrefix)) return { inside: true, path: real.slice(realPrefix.length) };
+      return { inside: false, path: real };
+    },
+    readFile: (path) =>
+      run('read', path, async (sftp) => {
+        const stats = await call<Stats>((done) => sftp.stat(abs(path), done));
+        if (kindOfMode(stats.mode) === 'directory') throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+        return call<Buffer>((done) => sftp.readFile(abs(path), done));
+      }),
+    writeFile: (path, data, options) =>
+      run('write', path, async (sftp) => {
+        // Write through symlinks to their target, never replacing the link with a regular file.
+        let target = abs(path);
+        const link = await call<Stats>((done) => sftp.lstat(target, done)).catch(() => undefined);
+        if (link && kindOfMode(link.mode) === 'symlink') target = await call<string>((done) => sftp.realpath(target, done));
+        const existing = await call<Stats>((done) => sftp.stat(target, done)).catch(() => undefined);
+        if (existing && kindOfMode(existing.mode) === 'directory') throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+        const folder = target.slice(0, target.lastIndexOf('/')) || '/';
+        await ensureFolder(sftp, folder);
+        const mode = options?.mode ?? (existing ? existing.mode & 0o7777 : 0o644);
+        const temp = `${folder}/.${randomBytes(6).toString('hex')}.toolhost.tmp`;
+        try {
+          await call<void>((done) => sftp.writeFile(temp, Buffer.from(data.buffer, data.byteOffset, data.byteLength), { mode }, done));
+          await call<void>((done) => sftp.chmod(temp, mode, done));
+          await call<void>((done) => sftp.ext_openssh_rename(temp, target, done));
+        } catch (error) {
+          await call<void>((done) => sftp.unlink(temp, done)).catch(() => undefined);
+          throw error;
+        }
+      }),
+    remove: (path) =>
+      run('remove', path, async (sftp) => {
+        const stats = await call<Stats>((done) => sftp.lstat(abs(path), done));
+        if (kindOfMode(stats.mode) === 'directory') throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+        await call<void>((done) => sftp.unlink(abs(path), done));
+      }),
+    removeEmptyDirectory: (path) => run('rmdir', path, (sftp) => call<void>((done) => sftp.rmdir(abs(path), done))),
+    readdir: (path) =>
+      run('readdir', path, async (sftp): Promise<WorkspaceDirEntry[]> => {
+        const entries = await call<Array<{ filename: string; attrs: Stats }>>((done) => sftp.readdir(abs(path), done));
+        return entries.filter((entry) => entry.filename !== '.' && entry.filename !== '..').map((entry) => ({ name: entry.filename, kind: kindOfMode(entry.attrs.mode) }));
+      }),
+    readLink: (path) => run('readlink', path, (sftp) => call<string>((done) => sftp.readlink(abs(path), done))),
+    createSymlink: (path, target) =>
+      run('symlink', path, async (sftp) => {
+        const exists = await call<Stats>((done) => sftp.lstat(abs(path), done)).catch(() => undefined);
+        if (exists) throw Object.assign(new Error('exists'), { code: 'EEXIST' });
+        await call<void>((done) => sftp.symlink(target, abs(path), done));
+      }),
+    async findFilesContaining(query) {
+      // ripgrep on the host when it has one (0: matches, 1: none); otherwise no opinion, and the files are read over SFTP.
+      const outcome = await runScript(REMOTE_RIPGREP_SCRIPT, [root, ...ripgrepFileListArguments(query)]).catch(() => undefined);
+      if (!outcome || (outcome.exitCode !== 0 && outcome.exitCode !== 1)) return undefined;
+      return parseRipgrepFileList(outcome.stdout.toString('utf8'));
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Dockerode from 'dockerode';
+import type { Environment } from '@toolhost/core';
+import { createDockerEnvironment } from '@toolhost/docker';
+import { createLocalEnvironment } from '@toolhost/exec';
+import { createSshEnvironment } from '@toolhost/ssh';
+
+/** One engine the conformance suite runs against. */
+export interface Engine {
+  name: 'local' | 'docker' | 'ssh';
+  /** Why the engine cannot be used here, or undefined when it can. */
+  unavailable(): Promise<string | undefined>;
+  /** A fresh, empty workspace folder in the engine. */
+  prepare(): Promise<PreparedEngine>;
+}
+
+/** A prepared engine: environments over one workspace folder, and its removal. */
+export interface PreparedEngine {
+  /** A new environment over the folder (a host owns and closes it). */
+  environment(): Promise<Environment>;
+  /** Runs a shell line where the engine runs commands, outside any host (for checks). */
+  probe(command: string): Promise<{ exitCode: number; output: string }>;
+  /** Stops the engine's commands from reaching the engine (fault injection), when the engine can. */
+  cleanup(): Promise<void>;
+  docker?: { container: Dockerode.Container };
+}
+
+async function probeWith(environment: Environment, command: string): Promise<{ exitCode: number; output: string }> {
+  const process = await environment.processes.executor('pipe').spawn({ file: '/bin/sh', args: ['-c', `${command} 2>&1`], cwd: environment.workspace.root, env: environment.processes.baseEnvironment(), rows: 24, cols: 80 });
+  const chunks: Uint8Array[] = [];
+  process.onData((chunk) => chunks.push(chunk));
+  const exit = await new Promise<{ exitCode: number }>((resolve) => process.onSettled(resolve));
+  return { exitCode: exit.exitCode, output: Buffer.concat(chunks).toString('utf8') };
+}
+
+const local: Engine = {
+  name: 'local',
+  unavailable: async () => (process.platform === 'win32' ? 'the suite needs a POSIX machine' : undefined),
+  async prepare() {
+    const root = mkdtempSync(join(tmpdir(), 'toolhost-conformance-'));
+    const environment = async () => createLocalEnvironment({ root });
+    const checker = createLocalEnvironment({ root });
+    return { environment, probe: (command) => probeWith(checker, command), cleanup: async () => rmSync(root, { recursive: true, force: true }) };
+  },
+};
+
+const dockerImage = () => process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox';
+
+const docker: Engine = {
+  name: 'docker',
+  async unavailable() {
+    try {
+      const client = new Dockerode();
+      await client.ping();
+      await client.getImage(dockerImage()).inspect();
+      return undefined;
+    } catch (error) {
+      return `Docker (DOCKER_HOST=${process.env.DOCKER_HOST ?? 'default socket'}) or image ${dockerImage()} is not available: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  },
+  async prepare() {
+    const client = new Dockerode();
+    const container = await client.createContainer({ Image: dockerImage(), Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws && exec sleep 100000'], HostConfig: { NetworkMode: 'none' } });
+    await container.start();
+    const checker = await waitForRoot(() => createDockerEnvironment({ container: container.id, root: '/work/ws' }));
+    return {
+      environment: () => createDockerEnvironment({ container: container.id, root: '/work/ws' }),
+      probe: (command) => probeWith(checker, command),
+      cleanup: async () => {
+        await container.remove({ force: true }).catch(() => undefined);
+      },
+      docker: { container },
+    };
+  },
+};
+
+async function waitForRoot<T>(create: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await create();
+    } catch (error) {
+      if (attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+function sshSettings() {
+  const { TOOLHOST_TEST_SSH_HOST: host, TOOLHOST_TEST_SSH_PORT: port, TOOLHOST_TEST_SSH_USER: username, TOOLHOST_TEST_SSH_KEY: key, TOOLHOST_TEST_SSH_ROOT: root } = process.env;
+  if (!host || !username || !key || !root) return undefined;
+  return { host, port: Number(port ?? 22), username, privateKey: readFileSync(key), root };
+}
+
+const ssh: Engine = {
+  name: 'ssh',
+  async unavailable() {
+    const settings = sshSettings();
+    if (!settings) return 'TOOLHOST_TEST_SSH_HOST/_PORT/_USER/_KEY/_ROOT are not set (test/environments/setup-ci.sh sets them)';
+    try {
+      const environment = await createSshEnvironment(settings);
+      await environment.close();
+      return undefined;
+    } catch (error) {
+      return `sshd at ${settings.host}:${settings.port} is not reachable: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  },
+  async prepare() {
+    const settings = sshSettings()!;
+    const folder = `conformance-${randomBytes(4).toString('hex')}`;
+    const base = await createSshEnvironment(settings);
+    await base.workspace.writeFile(`${folder}/.keep`, new Uint8Array());
+    await base.workspace.remove(`${folder}/.keep`);
+    const root = `${settings.root}/${folder}`;
+    const checker = await createSshEnvironment({ ...settings, root });
+    return {
+      environment: () => createSshEnvironment({ ...settings, root }),
+      probe: (command) => probeWith(checker, command),
+      cleanup: async () => {
+        await probeWith(base, `rm -rf ${folder}`);
+        await checker.close();
+        await base.close();
+      },
+    };
+  },
+};
+
+/** The engines, in the order the suite runs them. */
+export const ENGINES: Engine[] = [local, docker, ssh];
