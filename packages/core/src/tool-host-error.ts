@@ -5,6 +5,9 @@ export type ToolHostErrorCode =
   | 'duplicate_tool'
   | 'unknown_tool'
   | 'unscripted_command'
+  | 'outside_workspace'
+  | 'not_found'
+  | 'unsupported'
   | 'internal_error';
 
 const brand = Symbol.for('toolhost.ToolHostError');
