@@ -28,7 +28,7 @@ import { repositoryRoot, workspacePackages } from '../../scripts/workspace-packa
 const { values: options } = parseArgs({ options: { build: { type: 'boolean' }, keep: { type: 'boolean' }, 'no-pnpm': { type: 'boolean' } } });
 const PNPM_VERSION = '10.34.8';
 /** Packages the consumer project installs beside the tarballs, at the versions the repository tests with. */
-const PEERS = ['zod', 'ai', '@langchain/core', '@modelcontextprotocol/sdk', 'openai', '@anthropic-ai/sdk', 'typescript', '@types/node'];
+const PEERS = ['zod', 'ai', '@langchain/core', '@modelcontextprotocol/sdk', 'openai', '@openai/agents-core', '@anthropic-ai/sdk', 'typescript', '@types/node'];
 /**
  * Installed too, pinned here: @ai-sdk/provider's .d.ts imports 'json-schema' without depending on its types, so an
  * AI SDK user compiling with skipLibCheck off needs them (README, "Types").

@@ -2,6 +2,7 @@
 import toolhost = require('toolhost');
 import testing = require('@toolhost/testing');
 import openai = require('@toolhost/openai');
+import openaiAgents = require('@toolhost/openai-agents');
 
 export async function useFromCommonJs(workspace: string): Promise<boolean> {
   const host: toolhost.ToolHost = toolhost.createToolHost({ workspace });
@@ -9,6 +10,8 @@ export async function useFromCommonJs(workspace: string): Promise<boolean> {
   try {
     openai.toResponsesTools(fake);
     openai.toResponsesTools(fake, { native: true });
+    const client: openaiAgents.ToolHostSandboxClient = openaiAgents.createToolHostSandboxClient();
+    void client.backendId;
     return (await host.call('exec_command', { cmd: 'true' })).ok;
   } finally {
     await host.close();

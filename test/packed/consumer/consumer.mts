@@ -6,6 +6,8 @@ import { toAnthropicTools, answerToolUses } from '@toolhost/anthropic';
 import { createAiSdkTools, toAiSdkTools } from '@toolhost/ai-sdk';
 import { toLangChainTools } from '@toolhost/langchain';
 import { createMcpServer } from '@toolhost/mcp';
+import { createToolHostSandboxClient, type ToolHostSandboxSession } from '@toolhost/openai-agents';
+import type { SandboxClient } from '@openai/agents-core/sandbox';
 
 const catalog: CatalogEntry[] = [{ name: 'x', description: 'x', inputSchema: { type: 'object' }, handler: () => 'x' }];
 const gateway: ExecGateway = { decide: (request) => (request.sandbox_permissions === 'use_default' ? { allow: true } : { allow: false, reason: 'no' }) };
@@ -20,7 +22,10 @@ export async function useEverything(workspace: string): Promise<ToolResult[]> {
     const live = createAiSdkTools(host);
     const langchain = toLangChainTools(host);
     const server = createMcpServer(host);
-    void [responses, anthropic, aiSdk, live, langchain, server];
+    const sandbox: SandboxClient = createToolHostSandboxClient({ host: { profile: 'advanced' } });
+    const session: ToolHostSandboxSession = await createToolHostSandboxClient().create();
+    await session.close();
+    void [responses, anthropic, aiSdk, live, langchain, server, sandbox];
     await answerResponsesCalls([], host);
     await answerToolUses([], fake);
     const tools: string[] = host.tools.map((tool) => tool.name);
