@@ -6,8 +6,7 @@ import { toAnthropicTools, answerToolUses } from '@toolhost/anthropic';
 import { createAiSdkTools, toAiSdkTools } from '@toolhost/ai-sdk';
 import { toLangChainTools } from '@toolhost/langchain';
 import { createMcpServer } from '@toolhost/mcp';
-import { createToolHostSandboxClient, type ToolHostSandboxSession } from '@toolhost/openai-agents';
-import type { SandboxClient } from '@openai/agents-core/sandbox';
+import { createToolHostSandboxClient, type ToolHostSandboxClient, type ToolHostSandboxSession } from '@toolhost/openai-agents';
 
 const catalog: CatalogEntry[] = [{ name: 'x', description: 'x', inputSchema: { type: 'object' }, handler: () => 'x' }];
 const gateway: ExecGateway = { decide: (request) => (request.sandbox_permissions === 'use_default' ? { allow: true } : { allow: false, reason: 'no' }) };
@@ -22,7 +21,7 @@ export async function useEverything(workspace: string): Promise<ToolResult[]> {
     const live = createAiSdkTools(host);
     const langchain = toLangChainTools(host);
     const server = createMcpServer(host);
-    const sandbox: SandboxClient = createToolHostSandboxClient({ host: { profile: 'advanced' } });
+    const sandbox: ToolHostSandboxClient = createToolHostSandboxClient({ host: { profile: 'advanced' } });
     const session: ToolHostSandboxSession = await createToolHostSandboxClient().create();
     await session.close();
     void [responses, anthropic, aiSdk, live, langchain, server, sandbox];
