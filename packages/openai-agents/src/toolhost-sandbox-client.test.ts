@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run, setTracingDisabled } from '@openai/agents-core';
 import { Manifest, SandboxAgent, type SandboxClient, type SandboxSession } from '@openai/agents-core/sandbox';
-import { createToolHostSandboxClient, type ToolHostSandboxSession } from './index.js';
+import { createToolHostSandboxClient, imageMediaType, MAX_VIEW_IMAGE_BYTES, type ToolHostSandboxSession } from './index.js';
 import { applyPatchCall, functionCall, scriptedModel } from './__fixtures__/scripted-model.js';
 
 setTracingDisabled(true);
@@ -114,6 +114,39 @@ describe('createToolHostSandboxClient', () => {
       await expect(session.pathExists(`${outside}/secret.txt`)).rejects.toMatchObject({ code: 'outside_workspace' });
       await expect(session.readFile({ path: 'src' })).rejects.toMatchObject({ code: 'not_found' });
       await expect(session.readFile({ path: 'src/a.txt', runAs: 'root' })).rejects.toMatchObject({ code: 'unsupported' });
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('views PNG, JPEG, GIF, WebP and BMP images by signature, and refuses other files, folders, big files and escapes', async () => {
+    const client = createToolHostSandboxClient();
+    const session = await client.create({ manifest: { entries: { 'notes.txt': { type: 'file', content: 'not an image' }, pics: { type: 'dir' } } } });
+    try {
+      const root = session.state.workspaceRoot;
+      const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+      writeFileSync(join(root, 'pics/shot.png'), png);
+      writeFileSync(join(root, 'pics/big.png'), Buffer.concat([png, Buffer.alloc(MAX_VIEW_IMAGE_BYTES)]));
+      writeFileSync(join(outside, 'outside.png'), png);
+      const viewed = await session.viewImage({ path: 'pics/shot.png' });
+      expect(viewed.type).toBe('image');
+      expect(viewed.image.mediaType).toBe('image/png');
+      expect(Buffer.from(viewed.image.data).equals(png)).toBe(true);
+      const signatures: Array<[number[] | string, string | undefined]> = [
+        [[0xff, 0xd8, 0xff, 0xe0], 'image/jpeg'],
+        ['GIF89a', 'image/gif'],
+        ['GIF87a', 'image/gif'],
+        ['RIFF\0\0\0\0WEBPVP8 ', 'image/webp'],
+        ['BM', 'image/bmp'],
+        ['plain text', undefined],
+      ];
+      for (const [signature, mediaType] of signatures) expect(imageMediaType(typeof signature === 'string' ? Buffer.from(signature, 'latin1') : Uint8Array.from(signature))).toBe(mediaType);
+      await expect(session.viewImage({ path: 'notes.txt' })).rejects.toMatchObject({ code: 'unsupported', message: 'Unsupported image format for view_image: notes.txt' });
+      await expect(session.viewImage({ path: 'pics' })).rejects.toMatchObject({ code: 'not_found', message: 'Image path is not a file: pics' });
+      await expect(session.viewImage({ path: 'pics/none.png' })).rejects.toMatchObject({ code: 'not_found', message: 'Image file not found: pics/none.png' });
+      await expect(session.viewImage({ path: 'pics/big.png' })).rejects.toMatchObject({ code: 'unsupported', message: 'Image file exceeds the 10 MB limit: pics/big.png' });
+      await expect(session.viewImage({ path: `${outside}/outside.png` })).rejects.toMatchObject({ code: 'outside_workspace' });
+      await expect(session.viewImage({ path: 'pics/shot.png', runAs: 'root' })).rejects.toMatchObject({ code: 'unsupported' });
     } finally {
       await session.close();
     }

@@ -10,10 +10,12 @@ import {
   type SandboxExecResult,
   type SandboxSession,
   type SandboxSessionState,
+  type ViewImageArgs,
   type WriteStdinArgs,
 } from '@openai/agents-core/sandbox';
 import type { ToolHost } from 'toolhost';
 import { materializeEntries } from './manifest-entries.js';
+import { viewWorkspaceImage, type ViewedImage } from './view-image.js';
 import { checkedPath, listWorkspaceDirectory, readWorkspaceFile, workspacePathKind } from './workspace-files.js';
 
 /** The state of a toolhost sandbox session: the SDK's, plus where the environment's workspace is. */
@@ -33,6 +35,7 @@ export interface ToolHostSandboxSession extends SandboxSession<ToolHostSandboxSe
   execCommand(args: ExecCommandArgs): Promise<string>;
   writeStdin(args: WriteStdinArgs): Promise<string>;
   readFile(args: ReadFileArgs): Promise<Uint8Array>;
+  viewImage(args: ViewImageArgs): Promise<ViewedImage>;
   listDir(args: ListDirectoryArgs): Promise<SandboxDirectoryEntry[]>;
   pathExists(path: string, runAs?: string): Promise<boolean>;
   directoryExists(path: string, runAs?: string): Promise<boolean>;
@@ -142,6 +145,10 @@ export function createToolHostSandboxSession(parts: ToolHostSandboxSessionParts)
     async readFile(args) {
       refuseRunAs(args.runAs);
       return readWorkspaceFile(workspace, args.path, args.maxBytes);
+    },
+    async viewImage(args) {
+      refuseRunAs(args.runAs);
+      return viewWorkspaceImage(workspace, args.path);
     },
     async listDir(args) {
       refuseRunAs(args.runAs);
