@@ -136,6 +136,38 @@ describe('str_replace_based_edit_tool', () => {
     expect(host.files()).toEqual({ 'a.txt': 'a\nb\n', 'b.txt': 'b\n' });
   });
 
+  it('replaces a match at the very start that begins with a line break, and empties the last lines without leaving one behind', async () => {
+    const host = createFakeToolHost({ environment: linux, files: { 'lead.txt': '\nfirst\nsecond\n', 'tail.txt': 'keep\ndrop\nlast', 'tail2.txt': 'keep\ndrop\n' } });
+    const results = await answerToolUses(
+      [
+        editor('s1', { command: 'str_replace', path: 'lead.txt', old_str: '\nfirst', new_str: 'FIRST' }),
+        editor('s2', { command: 'str_replace', path: 'tail.txt', old_str: 'drop\nlast', new_str: '' }),
+        editor('s3', { command: 'str_replace', path: 'tail2.txt', old_str: 'drop\n', new_str: '' }),
+      ],
+      host,
+    );
+    expect(results.map((result) => result.is_error)).toEqual([undefined, undefined, undefined]);
+    expect(host.files()).toEqual({ 'lead.txt': 'FIRST\nsecond\n', 'tail.txt': 'keep\n', 'tail2.txt': 'keep\n' });
+  });
+
+  it('refuses an edit path with surrounding whitespace or a line break, writing nothing', async () => {
+    const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'a\n' } });
+    const results = await answerToolUses(
+      [
+        editor('w1', { command: 'create', path: 'a.txt ', file_text: 'x' }),
+        editor('w2', { command: 'str_replace', path: ' a.txt', old_str: 'a', new_str: 'b' }),
+        editor('w3', { command: 'create', path: 'b.txt\n*** Delete File: a.txt', file_text: 'x' }),
+      ],
+      host,
+    );
+    expect(results.map(text)).toEqual([
+      'Error [invalid_arguments]: path "a.txt " starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.',
+      'Error [invalid_arguments]: path " a.txt" starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.',
+      'Error [outside_workspace]: path "b.txt\\n*** Delete File: a.txt" contains a NUL or control character',
+    ]);
+    expect(host.files()).toEqual({ 'a.txt': 'a\n' });
+  });
+
   it('numbers lines like cat -n', () => {
     expect(numberLines(['x', 'y'], 99)).toBe('    99\tx\n   100\ty');
   });

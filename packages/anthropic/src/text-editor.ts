@@ -165,7 +165,8 @@ async function strReplace(host: EditorHost, args: Record<string, unknown>): Prom
   }
   const offset = found[0];
   const matchEnd = offset + oldText.length;
-  const regionStart = text.lastIndexOf('\n', offset - 1) + 1;
+  // lastIndexOf treats a negative start as 0 and would find a line break at offset 0 itself.
+  const regionStart = offset === 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
   const lineEnd = text.indexOf('\n', matchEnd);
   const regionEnd = lineEnd < 0 ? text.length : lineEnd;
   const lines = textLines(text);
@@ -179,7 +180,8 @@ async function strReplace(host: EditorHost, args: Record<string, unknown>): Prom
     if (newRegion.endsWith('\n')) newRegion = newRegion.slice(0, -1);
   }
   const oldCount = oldRegion.split('\n').length;
-  const replacement = trailing && newRegion === '' ? [] : newRegion.split('\n');
+  // Emptying the file's last lines (with or without a final line ending) removes them rather than leaving an empty line.
+  const replacement = regionEnd === text.length && newRegion === '' ? [] : newRegion.split('\n');
   const endLine = Math.min(lines.length, startLine + oldCount);
   const result = await host.call('apply_patch', { input: envelope(replacementSection(read.path, lines, startLine, endLine, replacement)) });
   if (!result.ok) return result;
@@ -212,6 +214,12 @@ async function insert(host: EditorHost, args: Record<string, unknown>): Promise<
 export async function runTextEditor(host: EditorHost, input: unknown, options: TextEditorOptions = {}): Promise<ToolResult> {
   const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   if (typeof args.path !== 'string' || args.path === '') return fail('invalid_arguments', 'Invalid arguments for str_replace_based_edit_tool: path must be a non-empty string');
+  // Edits become patch headers, which end at a line break and trim the path: refuse what would name another file
+  // (a view reads the path as given).
+  if (/[\r\n]/.test(args.path)) return fail('outside_workspace', `path ${JSON.stringify(args.path)} contains a NUL or control character`);
+  if (args.command !== 'view' && args.path !== args.path.trim()) {
+    return fail('invalid_arguments', `path ${JSON.stringify(args.path)} starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.`);
+  }
   switch (args.command) {
     case 'view':
       return view(host, args, options);

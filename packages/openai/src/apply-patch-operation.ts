@@ -34,6 +34,11 @@ export function toPatchEnvelope(operation: ApplyPatchOperation): string {
   return lines.join('\n');
 }
 
+function refused(code: 'outside_workspace' | 'invalid_arguments', message: string): ApplyPatchOperationOutcome {
+  const result: ToolResult = { ok: false, output: `Error [${code}]: ${message}`, error: { code, message } };
+  return { status: 'failed', output: result.output, result };
+}
+
 function isOperation(value: unknown): value is ApplyPatchOperation {
   const candidate = value as ApplyPatchOperation | undefined;
   if (typeof candidate?.path !== 'string') return false;
@@ -49,10 +54,11 @@ export async function runApplyPatchOperation(host: Pick<ToolHost, 'call'>, opera
   // A line break in a path would end its header line inside the envelope: refuse it as the engine refuses control characters.
   const paths = [(operation as { path?: unknown })?.path, (operation as { move_to?: unknown })?.move_to, (operation as { moveTo?: unknown })?.moveTo];
   const broken = paths.find((path) => typeof path === 'string' && /[\r\n]/.test(path));
-  if (typeof broken === 'string') {
-    const message = `path ${JSON.stringify(broken)} contains a NUL or control character`;
-    const result: ToolResult = { ok: false, output: `Error [outside_workspace]: ${message}`, error: { code: 'outside_workspace', message } };
-    return { status: 'failed', output: result.output, result };
+  if (typeof broken === 'string') return refused('outside_workspace', `path ${JSON.stringify(broken)} contains a NUL or control character`);
+  // The envelope's header trims a path, so " a.txt" would be written as "a.txt": refuse rather than write elsewhere.
+  const padded = paths.find((path) => typeof path === 'string' && path !== path.trim());
+  if (typeof padded === 'string') {
+    return refused('invalid_arguments', `path ${JSON.stringify(padded)} starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.`);
   }
   const input = isOperation(operation)
     ? toPatchEnvelope(operation)

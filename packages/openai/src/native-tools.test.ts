@@ -77,6 +77,24 @@ describe('apply_patch_call', () => {
     expect(host.files()).toEqual({ 'a.txt': 'keep\n' });
   });
 
+  it('refuses a path with surrounding whitespace instead of writing the trimmed name', async () => {
+    const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'keep\n' } });
+    const outputs = await answerResponsesCalls(
+      [
+        applyPatchCall('w1', { type: 'create_file', path: ' b.txt', diff: '+y' }),
+        applyPatchCall('w2', { type: 'update_file', path: 'a.txt ', diff: '@@\n-keep\n+changed' }),
+        applyPatchCall('w3', { type: 'update_file', path: 'a.txt', move_to: 'c.txt\t', diff: '@@\n-keep\n+moved' }),
+      ],
+      host,
+    );
+    expect(outputs.map((output) => (output as { output: string }).output)).toEqual([
+      'Error [invalid_arguments]: path " b.txt" starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.',
+      'Error [invalid_arguments]: path "a.txt " starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.',
+      'Error [invalid_arguments]: path "c.txt\\t" starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.',
+    ]);
+    expect(host.files()).toEqual({ 'a.txt': 'keep\n' });
+  });
+
   it('counts native edits in the anti-blind-editing gate', async () => {
     const host = createFakeToolHost({ environment: linux, verification: { threshold: 1 } });
     const outputs = await answerResponsesCalls(

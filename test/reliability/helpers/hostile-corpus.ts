@@ -34,6 +34,17 @@ export interface HostileCase {
 /** Anything that runs a tool call the way `host.call` does. */
 export type CallTool = (name: string, args: unknown) => Promise<ToolResult>;
 
+/** Runs one hostile operation on `path` through some surface (the tools, or a provider-native edit path). */
+export type InvokeOperation = (operation: HostileOperation, path: string) => Promise<ToolResult>;
+
+/** Runs each operation as the tool call {@link operationCall} builds. */
+export function invokeThroughTools(call: CallTool): InvokeOperation {
+  return (operation, path) => {
+    const { name, args } = operationCall(operation, path);
+    return call(name, args);
+  };
+}
+
 /** The outcome of one operation of one case. */
 export interface OperationOutcome {
   operation: HostileOperation;
@@ -166,7 +177,7 @@ function insideEffectProblems(sandbox: Sandbox, operation: HostileOperation, res
 
 /** Runs one operation of one case against a fresh workspace and checks the result and the sentinel tree. */
 export async function runHostileOperation(
-  call: CallTool,
+  invoke: InvokeOperation,
   sandbox: Sandbox,
   entry: HostileCase,
   operation: HostileOperation,
@@ -177,13 +188,12 @@ export async function runHostileOperation(
   const path = expandTemplate(entry.path, sandbox);
   const resolved = entry.resolved === undefined ? undefined : expandTemplate(entry.resolved, sandbox);
   if (entry.expect === 'inside' && resolved !== undefined) prepareInside(sandbox, operation, resolved);
-  const { name, args } = operationCall(operation, path);
   const problems: string[] = [];
   let result: ToolResult | undefined;
   try {
-    result = await call(name, args);
+    result = await invoke(operation, path);
   } catch (error) {
-    problems.push(`${name} threw: ${error instanceof Error ? error.message : String(error)}`);
+    problems.push(`${operation} threw: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (result) {
     problems.push(...resultShapeProblems(result));
@@ -206,9 +216,20 @@ export async function runHostileOperation(
   return { operation, result, problems, outsideChanged, bytesOutside };
 }
 
-/** Runs every applicable operation of one case. */
-export async function runHostileCase(call: CallTool, sandbox: Sandbox, entry: HostileCase, sentinel: string): Promise<OperationOutcome[]> {
+/**
+ * Runs every applicable operation of one case: the case's own list (or all), limited to `supported` (the operations a
+ * surface has); a tool-call function runs them as tool calls.
+ */
+export async function runHostileCase(
+  target: CallTool | { invoke: InvokeOperation; supported: readonly HostileOperation[] },
+  sandbox: Sandbox,
+  entry: HostileCase,
+  sentinel: string,
+): Promise<OperationOutcome[]> {
+  const { invoke, supported } = typeof target === 'function' ? { invoke: invokeThroughTools(target), supported: HOSTILE_OPERATIONS } : target;
   const outcomes: OperationOutcome[] = [];
-  for (const operation of entry.ops ?? HOSTILE_OPERATIONS) outcomes.push(await runHostileOperation(call, sandbox, entry, operation, sentinel));
+  for (const operation of entry.ops ?? HOSTILE_OPERATIONS) {
+    if (supported.includes(operation)) outcomes.push(await runHostileOperation(invoke, sandbox, entry, operation, sentinel));
+  }
   return outcomes;
 }

@@ -12,11 +12,14 @@ export interface FuzzTree {
   outsideLink: boolean;
 }
 
-const NAMES = ['a.txt', 'b.txt', 'src/c.ts', 'src/d.ts', 'docs/e.md', 'crlf.txt'];
+/** File names of fuzz trees. */
+export const NAMES = ['a.txt', 'b.txt', 'src/c.ts', 'src/d.ts', 'docs/e.md', 'crlf.txt'];
 const HOSTILE = ['../outside/secret.txt', '${OUTSIDE}/secret.txt', 'link/secret.txt', 'link/new.txt', 'src/../../outside/dir/nested.txt', '..', '~/x', 'x\u0000y'];
-const LINES = ['hello', 'sentinel line', 'alpha', 'beta', 'gamma', '', '  indented', '\ttab', 'ünïcode “quotes” — dash', 'function f() {', '}', 'hello world'];
+/** The small line alphabet fuzz trees and patches draw from. */
+export const LINES = ['hello', 'sentinel line', 'alpha', 'beta', 'gamma', '', '  indented', '\ttab', 'ünïcode “quotes” — dash', 'function f() {', '}', 'hello world'];
 
-const lineArbitrary = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+/** A line: mostly from {@link LINES}, sometimes any short string. */
+export const lineArbitrary = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
 
 /** Random trees: a few files from a small line alphabet, with or without final newline and CRLF. */
 export const treeArbitrary: fc.Arbitrary<FuzzTree> = fc.record({
@@ -31,9 +34,11 @@ export const treeArbitrary: fc.Arbitrary<FuzzTree> = fc.record({
   outsideLink: fc.boolean(),
 });
 
-const pathArbitrary = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...NAMES, 'new.txt', 'src/new.ts') }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
+/** A path: mostly a tree name or a new one, sometimes hostile, sometimes any short string. */
+export const pathArbitrary = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...NAMES, 'new.txt', 'src/new.ts') }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
 
-const changeLineArbitrary = fc.oneof(
+/** A line of an update section: context, removal, addition, anchor or noise. */
+export const changeLineArbitrary = fc.oneof(
   { weight: 8, arbitrary: fc.tuple(fc.constantFrom(' ', '-', '+'), lineArbitrary).map(([prefix, line]) => prefix + line) },
   { weight: 2, arbitrary: fc.constantFrom('@@', '@@ hello', '@@ function f() {', '*** End of File') },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
