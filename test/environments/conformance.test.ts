@@ -76,6 +76,22 @@ for (const { engine, reason } of availability) {
       expect(readFileSync(spool!, 'utf8')).toBe(expected);
     });
 
+    test('output is complete to the last byte on pipes and on a TTY, and a background child holding it does not delay the result', async () => {
+      const expected = Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join('');
+      for (const tty of [false, true]) {
+        const result = await host.call('exec_command', { cmd: 'seq 1 100000; exit 5', tty, max_output_tokens: 100, yield_time_ms: 30_000 });
+        expect(result.data).toMatchObject({ exit_code: 5 });
+        const spool = readFileSync((result.data as { spool_path: string }).spool_path, 'utf8');
+        expect(tty ? spool.replaceAll('\r\n', '\n') : spool).toBe(expected);
+        expect(result.output).toMatch(/\n100000\r?\n$/);
+      }
+      const started = performance.now();
+      const detached = await host.call('exec_command', { cmd: 'sleep 20 & echo parent done', yield_time_ms: 15_000 });
+      expect(detached.data).toMatchObject({ exit_code: 0 });
+      expect(detached.output).toMatch(/Output:\nparent done\n$/);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    }, 60_000);
+
     test('apply_patch adds, updates, moves and deletes inside the environment', async () => {
       const added = await host.call('apply_patch', { input: patch('*** Add File: notes/a.txt\n+one\n+two\n*** Add File: notes/b.txt\n+gone') });
       expect(added.ok).toBe(true);

@@ -52,9 +52,10 @@ describe.skipIf(sshMissing !== undefined)('ssh: the connection drops in the midd
     const environment = await createSshEnvironment({ host: host!, port: Number(port), username: username!, privateKey: readFileSync(key!), root: root! });
     const tools = createToolHost({ environment, shellProfile: 'unix_like', tokenizer: approximateTokenizer });
     hosts.push(tools);
-    // The command's parent is the sshd process serving this connection: killing it drops the connection.
+    // The command's parent is the start shell, whose parent is the sshd process serving this connection: killing it
+    // drops the connection.
     const started = performance.now();
-    const dropped = await tools.call('exec_command', { cmd: 'echo started; sleep 0.3; kill -9 $PPID; sleep 600', yield_time_ms: 20_000 });
+    const dropped = await tools.call('exec_command', { cmd: 'echo started; sleep 0.3; set -- $(cat /proc/$PPID/stat); kill -9 $4; sleep 600', yield_time_ms: 20_000 });
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(dropped.output).toContain('started');
     expect(dropped.output).toContain('the SSH connection dropped while this command ran');

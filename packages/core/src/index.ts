@@ -46,6 +46,7 @@ export type {
   ShellCommand,
   SpawnRequest,
 } from './environment.js';
+export { ExitSentinelScanner, newSentinelNonce, SENTINEL_PRINTF, type SentinelScan } from './exit-sentinel.js';
 export { REMOTE_START_SCRIPT, REMOTE_RIPGREP_SCRIPT, remoteStartArguments, remoteFindScript, remoteKillScript } from './remote-scripts.js';
 export { ripgrepFileListArguments, parseRipgrepFileList, type FileContentQuery } from './ripgrep-arguments.js';
 export {

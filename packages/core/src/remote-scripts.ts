@@ -1,27 +1,36 @@
 import type { MarkerMatch, SpawnRequest } from './environment.js';
+import { SENTINEL_PRINTF } from './exit-sentinel.js';
 
 /** The variable every process of a command inherits (`TOOLHOST_SESSION=<host id>-<session id>`). */
 const MARKER_VARIABLE = 'TOOLHOST_SESSION';
 
 /**
- * POSIX sh that starts a command on a remote: `$1` is the working folder, `$2` the number of `NAME=value` assignments
- * that follow, then the program and its arguments. It exports the assignments over the remote's own environment and
- * makes the command the leader of its own process group (`setsid` unless it leads one already), so a second exec or
- * channel can kill the whole group.
+ * POSIX sh that starts a command on a remote: `$1` is the working folder, `$2` the exit sentinel's nonce, `$3` the
+ * number of `NAME=value` assignments that follow, then the program and its arguments. It exports the assignments over
+ * the remote's own environment and makes the command the leader of its own process group (`setsid` unless this shell
+ * leads one already), so a second exec or channel can kill the whole group. Once the command has exited it writes the
+ * exit sentinel (read by `ExitSentinelScanner`) to its output, after everything the command wrote: the reader knows the
+ * output is complete from the bytes themselves, not from a quiet spell. INT, QUIT and TERM are caught so that a Ctrl-C
+ * sent to a terminal ends the command but not the report.
  */
 export const REMOTE_START_SCRIPT = [
-  'c=$1; n=$2; shift 2',
+  'c=$1; r=$2; n=$3; shift 3',
+  `report() { ${SENTINEL_PRINTF} "$r" "$1"; exit "$1"; }`,
   'while [ "$n" -gt 0 ]; do export "$1"; shift; n=$((n - 1)); done',
-  'cd -- "$c" || exit 126',
+  'cd -- "$c" || report 126',
   'g=$(s=$(cat /proc/$$/stat 2>/dev/null) && set -- ${s##*) } && echo "$3")',
-  'if [ -n "$g" ] && [ "$g" != "$$" ] && command -v setsid >/dev/null 2>&1; then exec setsid "$@"; fi',
-  'exec "$@"',
+  'trap : INT QUIT TERM',
+  'if [ -n "$g" ] && [ "$g" != "$$" ] && command -v setsid >/dev/null 2>&1; then setsid "$@"; else "$@"; fi',
+  'report $?',
 ].join('\n');
 
-/** The argument list after `sh -c REMOTE_START_SCRIPT` that runs `request` (its variables applied over the remote's). */
-export function remoteStartArguments(request: SpawnRequest): string[] {
+/**
+ * The argument list after `sh -c REMOTE_START_SCRIPT` that runs `request` (its variables applied over the remote's) and
+ * ends its output with the exit sentinel for `nonce`.
+ */
+export function remoteStartArguments(request: SpawnRequest, nonce: string): string[] {
   const assignments = Object.entries(request.env).map(([name, value]) => `${name}=${value}`);
-  return ['toolhost', request.cwd, String(assignments.length), ...assignments, request.file, ...request.args];
+  return ['toolhost', request.cwd, nonce, String(assignments.length), ...assignments, request.file, ...request.args];
 }
 
 function markerPattern(match: MarkerMatch): { flags: string; pattern: string } {

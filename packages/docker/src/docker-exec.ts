@@ -1,7 +1,7 @@
 import type Dockerode from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
+import { ExitSentinelScanner, newSentinelNonce, REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
 import { FrameDemuxer } from './frame-demuxer.js';
 import type { ShellStream } from './helper-shell.js';
 import type { ScriptOutcome } from './script-workspace.js';
@@ -12,9 +12,18 @@ const MARKER_VARIABLE = 'TOOLHOST_SESSION';
 /** How often the exec's state is polled after start: quickly at first, then backing off. */
 const POLL_STEPS_MS = [2, 4, 8, 16, 32, 64, 100];
 
-/** After the exit, output counts as drained once nothing arrived for this long, or at the latest after the maximum. */
+/**
+ * When a command ends without its exit sentinel (it was killed with its start shell, or the container stopped), output
+ * counts as drained after the exit once nothing arrived for this long, or at the latest after the maximum.
+ */
 const DRAIN_QUIET_MS = 25;
 const DRAIN_MAX_MS = 250;
+
+/**
+ * A start shell that exited on its own wrote the exit sentinel, which may still be on its way behind the output: it is
+ * waited for until nothing arrived for this long (a start shell that could not run at all writes none).
+ */
+const SENTINEL_QUIET_MS = 5_000;
 
 /**
  * Docker 20.10 ignores the console size given at creation and the resize arrives after the start: a TTY command first
@@ -152,6 +161,7 @@ class DockerProcess implements ExecProcess {
   private settled = false;
   private quietTimer: NodeJS.Timeout | undefined;
   private maxTimer: NodeJS.Timeout | undefined;
+  private quietMs = DRAIN_QUIET_MS;
   private readonly demuxer: FrameDemuxer | undefined;
   private killed = false;
   private streamEnded = false;
@@ -164,9 +174,10 @@ class DockerProcess implements ExecProcess {
     tty: boolean,
     private readonly marker: string | undefined,
     private readonly killMarked: (marker: string) => Promise<void>,
+    private readonly scanner: ExitSentinelScanner,
   ) {
-    this.demuxer = tty ? undefined : new FrameDemuxer((chunk) => this.emit(chunk));
-    stream.on('data', (chunk: Buffer) => (this.demuxer ? this.demuxer.push(chunk) : this.emit(chunk)));
+    this.demuxer = tty ? undefined : new FrameDemuxer((chunk) => this.receive(chunk));
+    stream.on('data', (chunk: Buffer) => (this.demuxer ? this.demuxer.push(chunk) : this.receive(chunk)));
     stream.on('error', () => {});
     // The stream's end is no exit signal (it may come seconds late), but once the exit is known it means all output is in.
     stream.on('end', () => {
@@ -176,8 +187,18 @@ class DockerProcess implements ExecProcess {
     this.exited = this.watch();
   }
 
+  /** Output from the stream: the exit sentinel, once read, settles the command with everything before it delivered. */
+  private receive(chunk: Uint8Array): void {
+    const { output, exitCode } = this.scanner.scan(chunk);
+    if (output.length > 0) this.emit(output);
+    if (exitCode === undefined || this.settled) return;
+    this.exit = exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode };
+    this.settle();
+  }
+
   private async watch(): Promise<void> {
-    const exitCode = await waitForExecExit(this.exec, () => false);
+    const exitCode = await waitForExecExit(this.exec, () => this.settled);
+    if (this.exit) return;
     // A vanished exec, or a kill nobody here asked for: say when the container itself went away.
     if (exitCode === undefined || (exitCode >= 128 && !this.killed)) {
       // The container's state may lag its processes' deaths by a moment: look a few times.
@@ -194,11 +215,11 @@ class DockerProcess implements ExecProcess {
       if (!running) this.emit(Buffer.from('\n[toolhost: the container stopped while this command ran]\n'));
       else if (exitCode === undefined) this.emit(Buffer.from('\n[toolhost: Docker lost track of this command; its exit code is unknown]\n'));
     }
+    if (this.exit) return;
     this.exit = exitCode === undefined ? { exitCode: 137, signal: 'SIGKILL' } : exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode };
     if (this.streamEnded) return this.settle();
-    // Docker's stream ends late (and never waits for background children): the output counts as drained after a quiet spell.
-    this.maxTimer = setTimeout(() => this.settle(), DRAIN_MAX_MS);
-    this.armQuietTimer();
+    // Docker's stream ends late (and never waits for background children): wait for the sentinel, or a quiet spell without one.
+    this.awaitOutput(this.exit);
   }
 
   private emit(chunk: Uint8Array): void {
@@ -208,13 +229,24 @@ class DockerProcess implements ExecProcess {
     if (this.exit) this.armQuietTimer();
   }
 
+  /** After the exit: wait for the sentinel when the start shell ran to its end, else for a short quiet spell. */
+  private awaitOutput(exit: ProcessExit): void {
+    if (exit.signal === undefined && exit.exitCode < 128) this.quietMs = SENTINEL_QUIET_MS;
+    else this.maxTimer = setTimeout(() => this.settle(), DRAIN_MAX_MS);
+    this.armQuietTimer();
+  }
+
   private armQuietTimer(): void {
     if (this.quietTimer) clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.settle(), DRAIN_QUIET_MS);
+    this.quietTimer = setTimeout(() => this.settle(), this.quietMs);
   }
 
   private settle(): void {
     if (this.settled || !this.exit) return;
+    if (!this.scanner.complete) {
+      const held = this.scanner.flush();
+      if (held.length > 0) this.emit(held);
+    }
     this.settled = true;
     clearTimeout(this.quietTimer);
     clearTimeout(this.maxTimer);
@@ -271,9 +303,10 @@ export function createDockerExecutor(
   return {
     kind,
     async spawn(request: SpawnRequest): Promise<ExecProcess> {
+      const nonce = newSentinelNonce();
       const exec = await container.exec({
         // Without a TTY, stderr joins stdout in the container so the two keep their order (as one pipe does locally).
-        Cmd: ['/bin/sh', '-c', tty ? `${AWAIT_TERMINAL_SIZE}\n${REMOTE_START_SCRIPT}` : `exec 2>&1\n${REMOTE_START_SCRIPT}`, ...remoteStartArguments({ ...request, env: {} })],
+        Cmd: ['/bin/sh', '-c', tty ? `${AWAIT_TERMINAL_SIZE}\n${REMOTE_START_SCRIPT}` : `exec 2>&1\n${REMOTE_START_SCRIPT}`, ...remoteStartArguments({ ...request, env: {} }, nonce)],
         Env: Object.entries(request.env).map(([name, value]) => `${name}=${value}`),
         AttachStdin: true,
         AttachStdout: true,
@@ -283,7 +316,7 @@ export function createDockerExecutor(
         ...(tty ? { ConsoleSize: [request.rows, request.cols] as [number, number] } : {}),
       });
       const stream = (await exec.start({ hijack: true, stdin: true, Tty: tty })) as Duplex;
-      const child = new DockerProcess(container, exec, stream, tty, request.env[MARKER_VARIABLE], killMarked);
+      const child = new DockerProcess(container, exec, stream, tty, request.env[MARKER_VARIABLE], killMarked, new ExitSentinelScanner(nonce));
       // Docker 20.10 ignores the console size given at creation: set it again now that the process runs.
       if (tty) await child.resize(request.rows, request.cols).catch(() => undefined);
       return child;

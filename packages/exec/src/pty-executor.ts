@@ -2,7 +2,8 @@ import type * as NodePty from '@lydell/node-pty';
 import { constants } from 'node:os';
 import type { ExecProcess, Executor, ProcessExit, SpawnRequest } from './executor.js';
 import { signalExitCode } from './executor.js';
-import { EXIT_SENTINEL_SCRIPT, ExitSentinelScanner, newSentinelNonce } from './exit-sentinel.js';
+import { ExitSentinelScanner, newSentinelNonce } from '@toolhost/core';
+import { EXIT_SENTINEL_SCRIPT } from './pty-sentinel-script.js';
 import { killProcessTree } from './process-tree.js';
 import { withTimeout } from './with-timeout.js';
 

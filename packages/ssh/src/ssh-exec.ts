@@ -1,14 +1,23 @@
 import type { ClientChannel } from 'ssh2';
-import { remoteKillScript, REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
+import { ExitSentinelScanner, newSentinelNonce, remoteKillScript, REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
 import { shellQuote } from './shell-quote.js';
 import type { SshPool } from './ssh-pool.js';
 
 /** The variable carrying a command's marker. */
 const MARKER_VARIABLE = 'TOOLHOST_SESSION';
 
-/** After the exit, output counts as drained once nothing arrived for this long, or at the latest after the maximum. */
+/**
+ * When a command ends without its exit sentinel (its start shell was killed, or the connection dropped), output counts
+ * as drained after the exit once nothing arrived for this long, or at the latest after the maximum.
+ */
 const DRAIN_QUIET_MS = 25;
 const DRAIN_MAX_MS = 250;
+
+/**
+ * A start shell that exited on its own wrote the exit sentinel, which may still be on its way behind the output: it is
+ * waited for until nothing arrived for this long (a start shell that could not run at all writes none).
+ */
+const SENTINEL_QUIET_MS = 5_000;
 
 const SIGNAL_NUMBERS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, ABRT: 6, KILL: 9, SEGV: 11, PIPE: 13, ALRM: 14, TERM: 15 };
 
@@ -55,14 +64,18 @@ class SshProcess implements ExecProcess {
   private settled = false;
   private quietTimer: NodeJS.Timeout | undefined;
   private maxTimer: NodeJS.Timeout | undefined;
+  private quietMs = DRAIN_QUIET_MS;
   private readonly exited: Promise<void>;
+  private killed = false;
 
   constructor(
     private readonly pool: SshPool,
     private readonly channel: ClientChannel,
     private readonly marker: string | undefined,
+    private readonly scanner: ExitSentinelScanner,
   ) {
-    channel.on('data', (chunk: Buffer) => this.emit(chunk));
+    channel.on('data', (chunk: Buffer) => this.receive(chunk));
+    // The start script sends stderr to stdout; anything on stderr comes from the login shell before it.
     channel.stderr.on('data', (chunk: Buffer) => this.emit(chunk));
     channel.on('error', () => {});
     this.exited = new Promise<void>((resolve) => {
@@ -89,11 +102,19 @@ class SshProcess implements ExecProcess {
     });
   }
 
+  /** Output from the channel: the exit sentinel, once read, settles the command with everything before it delivered. */
+  private receive(chunk: Uint8Array): void {
+    const { output, exitCode } = this.scanner.scan(chunk);
+    if (output.length > 0) this.emit(output);
+    if (exitCode === undefined || this.settled) return;
+    this.exit = exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode };
+    this.settle();
+  }
+
   private exited_(exit: ProcessExit): void {
     if (this.exit) return;
     this.exit = exit;
-    this.maxTimer = setTimeout(() => this.settle(), DRAIN_MAX_MS);
-    this.armQuietTimer();
+    this.awaitOutput(exit);
   }
 
   private emit(chunk: Uint8Array): void {
@@ -103,13 +124,24 @@ class SshProcess implements ExecProcess {
     if (this.exit) this.armQuietTimer();
   }
 
+  /** After the exit: wait for the sentinel when the start shell ran to its end, else for a short quiet spell. */
+  private awaitOutput(exit: ProcessExit): void {
+    if (exit.signal === undefined && exit.exitCode < 128) this.quietMs = SENTINEL_QUIET_MS;
+    else this.maxTimer = setTimeout(() => this.settle(), DRAIN_MAX_MS);
+    this.armQuietTimer();
+  }
+
   private armQuietTimer(): void {
     if (this.quietTimer) clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.settle(), DRAIN_QUIET_MS);
+    this.quietTimer = setTimeout(() => this.settle(), this.quietMs);
   }
 
   private settle(): void {
     if (this.settled || !this.exit) return;
+    if (!this.scanner.complete) {
+      const held = this.scanner.flush();
+      if (held.length > 0) this.emit(held);
+    }
     this.settled = true;
     clearTimeout(this.quietTimer);
     clearTimeout(this.maxTimer);
@@ -148,6 +180,7 @@ class SshProcess implements ExecProcess {
   }
 
   async kill(): Promise<void> {
+    this.killed = true;
     // OpenSSH refuses signal requests for root: a second channel kills every process carrying this command's marker.
     if (this.marker !== undefined) await runSshScript(this.pool, remoteKillScript({ exact: this.marker })).catch(() => undefined);
     await Promise.race([this.exited, delay(5_000)]);
@@ -164,9 +197,10 @@ export function createSshExecutor(pool: SshPool, kind: 'pipe' | 'pty'): Executor
     async spawn(request: SpawnRequest): Promise<ExecProcess> {
       // sshd accepts few `env` requests, so the start script exports the variables itself.
       const script = tty ? REMOTE_START_SCRIPT : `exec 2>&1\n${REMOTE_START_SCRIPT}`;
-      const [, ...args] = remoteStartArguments(request);
+      const nonce = newSentinelNonce();
+      const [, ...args] = remoteStartArguments(request, nonce);
       const channel = await pool.exec(shCommand(script, args), tty ? { pty: { rows: request.rows, cols: request.cols, term: request.env.TERM ?? 'xterm-256color' } } : {});
-      return new SshProcess(pool, channel, request.env[MARKER_VARIABLE]);
+      return new SshProcess(pool, channel, request.env[MARKER_VARIABLE], new ExitSentinelScanner(nonce));
     },
   };
 }

@@ -1,13 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-/**
- * The `/bin/sh` script that runs a command under a PTY and reports its end in-band: it runs the command (`"$@"` after
- * the nonce), prints `ESC ] 777 ; <nonce> ; <status> BEL` to the terminal once the command has exited, then stops itself
- * and so keeps the terminal open until the reader has seen everything before that line. INT, QUIT and TERM are caught
- * (children get the default actions back at exec), so a Ctrl-C or `kill 0` ends the command but not the report.
- */
-export const EXIT_SENTINEL_SCRIPT =
-  `n=$1; shift; trap : INT QUIT TERM; "$@"; s=$?; printf '\\033]777;%s;%d\\007' "$n" "$s"; while kill -STOP $$; do :; done`;
+/** The shell `printf` (command and format) that writes the exit sentinel; the nonce and the status follow as arguments. */
+export const SENTINEL_PRINTF = `printf '\\033]777;%s;%d\\007'`;
 
 /** What one scanned chunk holds: bytes to pass on, and the exit status once the sentinel was read. */
 export interface SentinelScan {
@@ -28,8 +22,8 @@ export function newSentinelNonce(): string {
 }
 
 /**
- * Finds the exit sentinel {@link EXIT_SENTINEL_SCRIPT} prints in a terminal's output stream, removes it and reads the
- * status. The nonce appears in the script's arguments only as text after a literal `\033`, never after an ESC byte, so
+ * Finds the exit sentinel (`ESC ] 777 ; <nonce> ; <status> BEL`, written by {@link SENTINEL_PRINTF}) in a command's
+ * output stream, removes it and reads the status. The nonce appears in the script's arguments only as text after a literal `\033`, never after an ESC byte, so
  * nothing the command prints (`ps` output included) can match unless it reads the nonce and forges the sequence.
  */
 export class ExitSentinelScanner {
