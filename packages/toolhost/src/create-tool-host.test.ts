@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLocalEnvironment } from '@toolhost/exec';
 import { ToolHostError, approximateTokenizer, createToolHost } from './index.js';
 
@@ -32,6 +32,10 @@ describe('createToolHost', () => {
     [{ workspace: dir, shellProfile: 'zsh' }],
     [{ workspace: dir, shellEnvironment: { inherit: 'some' } }],
     [{ workspace: dir, shellEnvironment: { set: { A: 1 } } }],
+    [{ workspace: dir, codeSearch: 'off' }],
+    [{ workspace: dir, codeSearch: { index: 'off' } }],
+    [{ workspace: dir, codeSearch: { index: { cacheDir: 'relative/cache' } } }],
+    [{ workspace: dir, codeSearch: { index: { cacheDir: true } } }],
     [undefined],
   ])('throws invalid_options for %j', (options) => {
     expect(thrownCode(() => createToolHost(options as never))).toBe('invalid_options');
@@ -125,6 +129,43 @@ describe('createToolHost', () => {
     // A caller-supplied spool folder is kept; only the files the host wrote are removed.
     expect(existsSync(spoolDir)).toBe(true);
     expect(readdirSync(spoolDir)).toEqual([]);
+  });
+});
+
+describe('codeSearch.index', () => {
+  // A worker thread is an OS thread of this process: the count in /proc shows whether the index started one.
+  const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
+  const linux = process.platform === 'linux' && existsSync('/proc/self/status');
+  const workspaceWith = (name: string) => {
+    const root = mkdtempSync(join(dir, name));
+    writeFileSync(join(root, 'widget.ts'), 'export function makeWidget() {\n  return 1;\n}\n');
+    writeFileSync(join(root, 'use.ts'), "import { makeWidget } from './widget';\nmakeWidget();\n");
+    return root;
+  };
+  const definitionOf = async (host: ReturnType<typeof createToolHost>) => {
+    const result = await host.call('code_search', { query: 'makeWidget', result_types: ['definition'] });
+    expect(result.ok).toBe(true);
+    expect(result.output).toContain('widget.ts:1');
+  };
+
+  it.runIf(linux)('keeps the index in the given cacheDir, on a worker thread', async () => {
+    const cacheDir = mkdtempSync(join(dir, 'cache-'));
+    const before = threads();
+    const host = createToolHost({ workspace: workspaceWith('indexed-'), profile: 'advanced', codeSearch: { index: { cacheDir } } });
+    await definitionOf(host);
+    await vi.waitFor(() => expect(readdirSync(cacheDir).filter((name) => /^index-[0-9a-f]{24}\.v8$/.test(name))).toHaveLength(1), { timeout: 60_000, interval: 25 });
+    expect(threads()).toBeGreaterThan(before);
+    await host.close();
+  });
+
+  it.runIf(linux)('index: false starts no worker and answers by scanning', async () => {
+    const before = threads();
+    const host = createToolHost({ workspace: workspaceWith('scanned-'), profile: 'advanced', codeSearch: { index: false } });
+    await definitionOf(host);
+    const usages = await host.call('code_search', { query: 'makeWidget', result_types: ['usage'] });
+    expect(usages.output).toContain('use.ts:2');
+    expect(threads()).toBe(before);
+    await host.close();
   });
 });
 

@@ -52,6 +52,31 @@ export interface ToolHostOptions {
   onOutput?: (sessionId: number, chunk: string) => void;
   /** The environment commands get (default: every variable of this process except credential-like names). */
   shellEnvironment?: ShellEnvironmentPolicy;
+  /** Settings of code_search (advanced profile). */
+  codeSearch?: CodeSearchOptions;
+}
+
+/** Settings of code_search on a host. */
+export interface CodeSearchOptions {
+  /**
+   * The background symbol index of a workspace on this machine (a worker thread, started with the advanced profile):
+   * definition and usage searches answer from it once built, earlier ones scan. `cacheDir` keeps it between processes
+   * (default: `toolhost-code-search` under the OS temp folder; `false`: memory only). Default `true`; `false` never
+   * starts the worker and always scans.
+   */
+  index?: boolean | { cacheDir?: string | false };
+}
+
+function checkCodeSearchOptions(codeSearch: unknown): void {
+  if (codeSearch === undefined) return;
+  if (!codeSearch || typeof codeSearch !== 'object' || Array.isArray(codeSearch)) throw new ToolHostError('invalid_options', 'codeSearch must be an object');
+  const { index } = codeSearch as CodeSearchOptions;
+  if (index === undefined || typeof index === 'boolean') return;
+  if (!index || typeof index !== 'object' || Array.isArray(index)) throw new ToolHostError('invalid_options', 'codeSearch.index must be true, false or { cacheDir }');
+  const { cacheDir } = index;
+  if (cacheDir !== undefined && cacheDir !== false && (typeof cacheDir !== 'string' || !isAbsolute(cacheDir))) {
+    throw new ToolHostError('invalid_options', `codeSearch.index.cacheDir must be an absolute path or false, got ${JSON.stringify(cacheDir)}`);
+  }
 }
 
 /** The model-facing tool surface of one workspace. */
@@ -89,6 +114,7 @@ function checkOptions(options: ToolHostOptions): void {
     }
     checkProfileSettings({ profile, shellProfile });
     checkShellEnvironmentPolicy(options.shellEnvironment);
+    checkCodeSearchOptions(options.codeSearch);
     return;
   }
   if (typeof workspace !== 'string' || !isAbsolute(workspace)) {
@@ -99,6 +125,7 @@ function checkOptions(options: ToolHostOptions): void {
   }
   checkProfileSettings({ profile, shellProfile });
   checkShellEnvironmentPolicy(options.shellEnvironment);
+  checkCodeSearchOptions(options.codeSearch);
 }
 
 /** Creates a tool host over a real workspace folder or an environment. */
@@ -118,7 +145,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     workspace,
     spool: createFileSpool(options.spoolDir),
     tokenizer: options.tokenizer ?? gptTokenizer,
-    implementations: createBuiltinImplementations(exec),
+    implementations: createBuiltinImplementations(exec, options.codeSearch),
     catalog: options.catalog,
     catalogEmbedder: options.catalogEmbedder,
     verification: options.verification,

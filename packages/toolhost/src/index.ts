@@ -1,4 +1,4 @@
-export { createToolHost, type ToolHost, type ToolHostOptions } from './create-tool-host.js';
+export { createToolHost, type CodeSearchOptions, type ToolHost, type ToolHostOptions } from './create-tool-host.js';
 export {
   ErrorCode,
   ToolHostError,
