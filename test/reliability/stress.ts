@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { approximateTokenizer } from '@toolhost/core';
 import type { ToolHost } from 'toolhost';
 import { loadHostileCases, runHostileCase } from './helpers/hostile-corpus.js';
+import { runNativeEditFuzz } from './helpers/native-edit-fuzz.js';
+import { NATIVE_EDIT_SURFACES, nativeHostileTarget } from './helpers/native-paths.js';
 import { formatLoad, runLoad } from './helpers/load.js';
 import { buildMalformedArguments, loadMalformedCases, prototypeFingerprint } from './helpers/malformed-corpus.js';
 import { runPatchFuzz } from './helpers/patch-fuzz.js';
@@ -78,6 +80,47 @@ async function hostileArea(sandbox: Sandbox): Promise<void> {
     }
   });
   rows.push({ area: `hostile paths (${cases.length} cases)`, tried, correct, bytesOutside: bytes, processesLeft: 0, fdsLeaked: lastLeak, notes });
+}
+
+/** The hostile-path corpus through each provider-native edit path (Responses apply_patch_call, Agents editor, Anthropic). */
+async function nativeHostileArea(sandbox: Sandbox): Promise<void> {
+  const cases = loadHostileCases();
+  const sentinel = sandbox.checksumOutside();
+  for (const surface of NATIVE_EDIT_SURFACES) {
+    const notes: string[] = [];
+    let tried = 0;
+    let correct = 0;
+    let bytes = 0;
+    await withHost(sandbox, async (host) => {
+      const target = nativeHostileTarget(surface, host);
+      for (const entry of cases) {
+        for (const outcome of await runHostileCase(target, sandbox, entry, sentinel)) {
+          tried++;
+          bytes += outcome.bytesOutside;
+          if (outcome.problems.length === 0) correct++;
+          else notes.push(`${entry.id} ${outcome.operation}: ${outcome.problems.join('; ').slice(0, 200)}`);
+        }
+      }
+    });
+    rows.push({ area: `hostile paths via ${surface}`, tried, correct, bytesOutside: bytes, processesLeft: 0, fdsLeaked: lastLeak, notes });
+  }
+}
+
+/** Fuzzed edits through each provider-native edit path, checked against a reference model. */
+async function nativeFuzzArea(sandbox: Sandbox): Promise<void> {
+  const runs = Math.max(20, Math.round(1_000 * scale));
+  for (const surface of NATIVE_EDIT_SURFACES) {
+    const { value: summary } = await withHost(sandbox, (host) => runNativeEditFuzz(host, surface, sandbox, runs));
+    rows.push({
+      area: `edit fuzzing via ${surface}`,
+      tried: summary.runs,
+      correct: summary.failure || summary.outsideChanged ? summary.runs - 1 : summary.runs,
+      bytesOutside: summary.bytesOutside,
+      processesLeft: 0,
+      fdsLeaked: lastLeak,
+      notes: [`${summary.accepted} applied, ${summary.rejected} rejected`, ...(summary.failure ? [summary.failure.slice(0, 400)] : [])],
+    });
+  }
 }
 
 async function malformedArea(sandbox: Sandbox): Promise<void> {
@@ -217,6 +260,8 @@ async function main(): Promise<void> {
   const only = process.argv.find((value) => value.startsWith('--only='))?.split('=')[1]?.split(',');
   const areas: [string, (sandbox: Sandbox) => Promise<void>][] = [
     ['hostile', hostileArea],
+    ['native-hostile', nativeHostileArea],
+    ['native-fuzz', nativeFuzzArea],
     ['malformed', malformedArea],
     ['toctou', toctouArea],
     ['fuzz', fuzzArea],
