@@ -117,6 +117,13 @@ for (const { engine, reason } of availability) {
       expect((await host.call('exec_command', { cmd: 'pwd', workdir: 'out-link' })).error?.code).toBe('outside_workspace');
       expect((await host.call('exec_command', { cmd: 'pwd', workdir: '..' })).error?.code).toBe('outside_workspace');
       expect((await prepared.probe('ls /tmp/escape.txt 2>&1')).exitCode).not.toBe(0);
+      // A name over NAME_MAX cannot exist: a clean answer, never internal_error (SFTP reports it as a bad message).
+      const tooLong = 'a'.repeat(256);
+      const searched = await host.call('code_search', { query: 'hello', path: tooLong });
+      expect(searched.error?.code).not.toBe('internal_error');
+      const added = await host.call('apply_patch', { input: patch(`*** Add File: ${tooLong}\n+x`) });
+      expect(added.ok).toBe(false);
+      expect(added.error?.code).not.toBe('internal_error');
     });
 
     test('code_search and search_tools answer', async () => {

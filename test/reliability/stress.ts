@@ -5,10 +5,13 @@
  * runs a twentieth of the counts, a 256 MiB print and a 3.2 MiB PTY print.
  */
 import { randomUUID } from 'node:crypto';
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
 import { approximateTokenizer } from '@toolhost/core';
-import type { ToolHost } from 'toolhost';
+import type { Environment, ToolHost } from 'toolhost';
 import { loadHostileCases, runHostileCase } from './helpers/hostile-corpus.js';
 import { runNativeEditFuzz } from './helpers/native-edit-fuzz.js';
+import { createSharedSandbox, remoteSandboxEngines } from './helpers/remote-engines.js';
 import { NATIVE_EDIT_SURFACES, nativeHostileTarget } from './helpers/native-paths.js';
 import { formatLoad, runLoad } from './helpers/load.js';
 import { buildMalformedArguments, loadMalformedCases, prototypeFingerprint } from './helpers/malformed-corpus.js';
@@ -49,9 +52,9 @@ function log(text: string): void {
 let lastLeak = 0;
 
 /** Runs an area on a fresh host, closes it and records how many descriptors stayed open. */
-async function withHost<T>(sandbox: Sandbox, run: (host: ToolHost) => Promise<T>): Promise<{ value: T }> {
+async function withHost<T>(sandbox: Sandbox, run: (host: ToolHost) => Promise<T>, environment?: () => Promise<Environment>): Promise<{ value: T }> {
   const fdsBefore = countOpenFds();
-  const host = createReliabilityHost(sandbox.workspace);
+  const host = environment ? createReliabilityHost({ environment: await environment() }) : createReliabilityHost(sandbox.workspace);
   try {
     return { value: await run(host) };
   } finally {
@@ -120,6 +123,61 @@ async function nativeFuzzArea(sandbox: Sandbox): Promise<void> {
       fdsLeaked: lastLeak,
       notes: [`${summary.accepted} applied, ${summary.rejected} rejected`, ...(summary.failure ? [summary.failure.slice(0, 400)] : [])],
     });
+  }
+}
+
+/**
+ * Hostile paths (a spread sample of the corpus, all of it at full scale) and fuzzed patches through a Docker container
+ * and an SSH host whose workspace is a shared sandbox on this machine, so the same checksums prove nothing outside changed.
+ */
+async function remoteArea(): Promise<void> {
+  const previousUmask = process.umask(0);
+  const sandbox = createSharedSandbox('toolhost-stress-remote-');
+  // The SSH user must be able to read what a hard link inside the workspace shares with the sentinel tree.
+  chmodSync(join(sandbox.outside, 'secret.txt'), 0o644);
+  try {
+    const cases = loadHostileCases();
+    const count = Math.min(cases.length, Math.max(10, Math.round(cases.length * scale)));
+    const sample = Array.from({ length: count }, (_, index) => cases[Math.floor((index * cases.length) / count)]!);
+    const sentinel = sandbox.checksumOutside();
+    for (const engine of await remoteSandboxEngines(sandbox)) {
+      if ('unavailable' in engine) {
+        const required = process.env.CI === 'true';
+        rows.push({ area: `remote ${engine.name}: not available`, tried: required ? 1 : 0, correct: 0, bytesOutside: 0, processesLeft: 0, fdsLeaked: 0, notes: [engine.unavailable] });
+        log(`  ${engine.name} skipped: ${engine.unavailable}`);
+        continue;
+      }
+      try {
+        const hostile = { tried: 0, correct: 0, bytes: 0, notes: [] as string[] };
+        await withHost(sandbox, async (host) => {
+          for (const entry of sample) {
+            for (const outcome of await runHostileCase((name, args) => host.call(name, args), sandbox, entry, sentinel)) {
+              hostile.tried++;
+              hostile.bytes += outcome.bytesOutside;
+              if (outcome.problems.length === 0) hostile.correct++;
+              else hostile.notes.push(`${entry.id} ${outcome.operation}: ${outcome.problems.join('; ').slice(0, 200)}`);
+            }
+          }
+        }, engine.environment);
+        rows.push({ area: `hostile paths via ${engine.name} (${sample.length} cases)`, tried: hostile.tried, correct: hostile.correct, bytesOutside: hostile.bytes, processesLeft: 0, fdsLeaked: lastLeak, notes: hostile.notes });
+        const runs = Math.max(10, Math.round(300 * scale));
+        const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz((name, args) => host.call(name, args), sandbox, runs), engine.environment);
+        rows.push({
+          area: `patch fuzzing via ${engine.name}`,
+          tried: summary.runs,
+          correct: summary.failure ? summary.runs - 1 : summary.runs,
+          bytesOutside: summary.bytesOutside,
+          processesLeft: 0,
+          fdsLeaked: lastLeak,
+          notes: [`${summary.accepted} applied, ${summary.rejected} rejected`, ...(summary.failure ? [summary.failure.slice(0, 400)] : [])],
+        });
+      } finally {
+        await engine.cleanup();
+      }
+    }
+  } finally {
+    sandbox.remove();
+    process.umask(previousUmask);
   }
 }
 
@@ -262,6 +320,7 @@ async function main(): Promise<void> {
     ['hostile', hostileArea],
     ['native-hostile', nativeHostileArea],
     ['native-fuzz', nativeFuzzArea],
+    ['remote', remoteArea],
     ['malformed', malformedArea],
     ['toctou', toctouArea],
     ['fuzz', fuzzArea],

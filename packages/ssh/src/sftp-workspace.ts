@@ -4,7 +4,7 @@ import { parseRipgrepFileList, REMOTE_RIPGREP_SCRIPT, ripgrepFileListArguments, 
 import type { SshScriptOutcome } from './ssh-exec.js';
 
 /** SFTP status codes (draft-ietf-secsh-filexfer) mapped to the errno names Node uses. */
-const ERRNO_BY_STATUS: Record<number, string> = { 2: 'ENOENT', 3: 'EACCES', 4: 'EIO' };
+const ERRNO_BY_STATUS: Record<number, string> = { 2: 'ENOENT', 3: 'EACCES', 4: 'EIO', 5: 'EINVAL' };
 
 const S_IFMT = 0o170000;
 
@@ -32,7 +32,17 @@ function withErrno(error: unknown, operation: string, path: string): Error {
   return Object.assign(new Error(`${operation} ${path}: ${code} (${message})`), { code });
 }
 
-const isMissing = (error: unknown) => (error as { code?: unknown })?.code === 2;
+/** SFTP status codes: no such file, and the "bad message" OpenSSH answers for ENAMETOOLONG (and EINVAL). */
+const NO_SUCH_FILE = 2;
+const BAD_MESSAGE = 5;
+/** The longest file name (in bytes) Linux and most file systems allow. */
+const NAME_MAX = 255;
+
+/** True when an SFTP error means nothing is at `path`: no such file, or a name too long to exist (as locally). */
+const isMissing = (error: unknown, path = '') => {
+  const status = (error as { code?: unknown })?.code;
+  return status === NO_SUCH_FILE || (status === BAD_MESSAGE && path.split('/').some((name) => Buffer.byteLength(name) > NAME_MAX));
+};
 
 /** Turns an ssh2 callback call into a promise. */
 function call<T>(start: (done: (error: Error | null | undefined, value?: T) => void) => void): Promise<T> {
@@ -65,7 +75,7 @@ export function createSftpWorkspace(
     try {
       return toStat(await call<Stats>((done) => sftp[operation](abs(path), done)));
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      if (isMissing(error, path)) return undefined;
       throw withErrno(error, operation, path);
     }
   };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { approximateTokenizer } from '@toolhost/core';
 import type { CatalogEntry } from '@toolhost/catalog';
-import { createToolHost, type ToolHost, type ToolHostOptions } from 'toolhost';
+import { createToolHost, type Environment, type ToolHost, type ToolHostOptions } from 'toolhost';
 
 /** The deferred catalog of `__fixtures__/catalog.json`; each handler echoes its arguments. */
 export function reliabilityCatalog(): CatalogEntry[] {
@@ -16,10 +16,10 @@ export function reliabilityCatalog(): CatalogEntry[] {
   }));
 }
 
-/** An advanced-profile host over `workspace` with the catalog, the cheap tokenizer and the edit gate off. */
-export function createReliabilityHost(workspace: string, options: Partial<ToolHostOptions> = {}): ToolHost {
+/** An advanced-profile host over `workspace` (or an environment) with the catalog, the cheap tokenizer and the edit gate off. */
+export function createReliabilityHost(target: string | { environment: Environment }, options: Partial<ToolHostOptions> = {}): ToolHost {
   return createToolHost({
-    workspace,
+    ...(typeof target === 'string' ? { workspace: target } : target),
     profile: 'advanced',
     shellProfile: 'unix_like',
     tokenizer: approximateTokenizer,
