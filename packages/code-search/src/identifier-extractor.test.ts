@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { classifyOccurrences } from './classify-occurrences.js';
+import { classifyOccurrences, mayBeDeclarationName } from './classify-occurrences.js';
 import { createSyntaxParser } from './grammar-loader.js';
 import { extractIdentifiers, foldCase, foldedWordTokens } from './identifier-extractor.js';
-import { languageOfPath } from './language-table.js';
+import { languageOfPath, type GrammarId } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 
@@ -48,6 +48,53 @@ describe('extractIdentifiers', () => {
       tree.delete();
     }
     expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('never finds a definition where mayBeDeclarationName rules one out (fixtures, this package, tricky snippets)', async () => {
+    const snippets: Array<[GrammarId, string, string[]]> = [
+      ['typescript', 'const [first, ...gadget] = list;\nconst { ...rest } = obj;\nfunction f(...args: number[]) { return obj.gadget; }\n', ['gadget', 'rest']],
+      ['javascript', 'x = 1.\ngadget = 2\nlet a = 1. ; let gadget2 = 3\n', ['gadget2']],
+      ['python', 'x = 1.\ngadget = 2\nself.gadget = 3\n# done.\ndef gadget():\n    pass\n', ['gadget']],
+      ['go', 'package p\n\n// Reads.\nfunc NewGadget() {}\nvar g = x.\n\tNewGadget\n', ['NewGadget']],
+      ['rust', 'fn from_gadget() {}\nfn main() { let v = std::str::from_gadget(b); v.from_gadget(); let [a, ..] = x; }\n', ['from_gadget', 'v']],
+      ['cpp', 'struct Gadget { void run(); };\nvoid Gadget::run() {}\nvoid go(Gadget* g) { g->run(); g . run(); }\n', ['Gadget', 'run']],
+      ['c', 'struct S { int run; };\nvoid go(struct S *s) { s->run = 1; s . run = 2; }\n', ['S', 'run']],
+      ['bash', 'gadget() { echo; }\n. gadget\nname=1\n', ['gadget', 'name']],
+    ];
+    const checked = { definitions: 0, ruledOut: 0 };
+    const check = (grammar: GrammarId, text: string, tree: NonNullable<Awaited<ReturnType<typeof parser.parse>>>, label: string) => {
+      for (const found of extractIdentifiers(SYNTAX_SPECS[grammar], tree, text)) {
+        const possible = mayBeDeclarationName(text, found.start, grammar);
+        if (found.definition) {
+          checked.definitions++;
+          expect(possible, `${label}: definition ${found.name} at ${found.start}`).toBe(true);
+        } else if (!possible) checked.ruledOut++;
+      }
+    };
+    for (const file of files) {
+      const grammar = languageOfPath(file)!.grammar!;
+      const text = readFileSync(file, 'utf8');
+      const tree = (await parser.parse(grammar, text))!;
+      check(grammar, text, tree, relative(here, file));
+      tree.delete();
+    }
+    for (const [grammar, text, definitions] of snippets) {
+      const tree = (await parser.parse(grammar, text))!;
+      check(grammar, text, tree, `${grammar} snippet`);
+      const found = extractIdentifiers(SYNTAX_SPECS[grammar], tree, text);
+      for (const name of definitions) expect(found.some((item) => item.name === name && item.definition), `${grammar}: ${name} is a definition`).toBe(true);
+      tree.delete();
+    }
+    expect(checked.definitions).toBeGreaterThan(500);
+    expect(checked.ruledOut).toBeGreaterThan(500);
+  });
+});
+
+describe('mayBeDeclarationName', () => {
+  it('rules out member access and paths, keeps rest patterns, and leaves C and C++ to the parse', () => {
+    const at = (text: string, grammar = 'typescript') => mayBeDeclarationName(text, text.lastIndexOf('name'), grammar);
+    expect([at('x.name'), at('x . name'), at('x?.name'), at('a.name', 'go'), at('a::name', 'rust'), at('a::name', 'java'), at('self.name', 'python')]).toEqual([false, false, false, false, false, false, false]);
+    expect([at('...name'), at('a::name', 'cpp'), at('s.name', 'c'), at('p->name', 'cpp'), at('name'), at('x.\nname'), at('let name'), at('a > name'), at('a: name')]).toEqual(Array(9).fill(true));
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Workspace } from '@toolhost/core';
-import { classifyOccurrences, isWordBounded, type OccurrenceKind } from './classify-occurrences.js';
+import { classifyOccurrences, isWordBounded, mayBeDeclarationName, type OccurrenceKind } from './classify-occurrences.js';
 import type { ResultType } from './code-search-schema.js';
 import type { SyntaxParser } from './grammar-loader.js';
 import { extensionOf, languageOfPath } from './language-table.js';
@@ -171,7 +171,11 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     }
     let kinds: OccurrenceKind[] | undefined;
     const language = languageOfPath(path);
-    const needsParse = matcher.identifierLike && starts.some((start) => isWordBounded(text, start, length));
+    // With definitions alone wanted, a file whose occurrences all sit where no declaration name can is not parsed.
+    const definitionsOnly = !resultTypes.has('usage') && !resultTypes.has('text');
+    const needsParse =
+      matcher.identifierLike &&
+      starts.some((start) => isWordBounded(text, start, length) && (!definitionsOnly || !language?.grammar || mayBeDeclarationName(text, start, language.grammar)));
     if (needsParse && language?.grammar) {
       if (bytes.length > MAX_PARSE_BYTES) {
         unavailable.large++;
