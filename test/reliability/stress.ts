@@ -9,13 +9,13 @@ import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { approximateTokenizer } from '@toolhost/core';
 import type { Environment, ToolHost } from 'toolhost';
-import { loadHostileCases, runHostileCase } from './helpers/hostile-corpus.js';
+import { loadHostileCases, runHostileCase, type HostileCase } from './helpers/hostile-corpus.js';
 import { runNativeEditFuzz } from './helpers/native-edit-fuzz.js';
 import { createSharedSandbox, remoteSandboxEngines } from './helpers/remote-engines.js';
 import { NATIVE_EDIT_SURFACES, nativeHostileTarget } from './helpers/native-paths.js';
 import { formatLoad, runLoad } from './helpers/load.js';
 import { buildMalformedArguments, loadMalformedCases, prototypeFingerprint } from './helpers/malformed-corpus.js';
-import { runPatchFuzz } from './helpers/patch-fuzz.js';
+import { runPatchFuzz, type FuzzSummary } from './helpers/patch-fuzz.js';
 import { marked, newMarker, startRunning, survivors } from './helpers/process-faults.js';
 import { countOpenFds, killMarkedProcesses, settle, settledHeapUsed } from './helpers/proc-scan.js';
 import { createReliabilityHost } from './helpers/reliability-host.js';
@@ -65,48 +65,57 @@ async function withHost<T>(sandbox: Sandbox, run: (host: ToolHost) => Promise<T>
   }
 }
 
+/** Runs `cases` of the hostile-path corpus on a fresh host (given by `target` over it) and records one row. */
+async function hostileRow(
+  area: string,
+  sandbox: Sandbox,
+  cases: readonly HostileCase[],
+  target: (host: ToolHost) => Parameters<typeof runHostileCase>[0],
+  environment?: () => Promise<Environment>,
+): Promise<void> {
+  const sentinel = sandbox.checksumOutside();
+  const row = { tried: 0, correct: 0, bytes: 0, notes: [] as string[] };
+  await withHost(
+    sandbox,
+    async (host) => {
+      for (const entry of cases) {
+        for (const outcome of await runHostileCase(target(host), sandbox, entry, sentinel)) {
+          row.tried++;
+          row.bytes += outcome.bytesOutside;
+          if (outcome.problems.length === 0) row.correct++;
+          else row.notes.push(`${entry.id} ${outcome.operation}: ${outcome.problems.join('; ').slice(0, 200)}`);
+        }
+      }
+    },
+    environment,
+  );
+  rows.push({ area, tried: row.tried, correct: row.correct, bytesOutside: row.bytes, processesLeft: 0, fdsLeaked: lastLeak, notes: row.notes });
+}
+
+/** The row of one fuzzing run. */
+function fuzzRow(area: string, summary: FuzzSummary): Row {
+  return {
+    area,
+    tried: summary.runs,
+    correct: summary.failure || summary.outsideChanged ? summary.runs - 1 : summary.runs,
+    bytesOutside: summary.bytesOutside,
+    processesLeft: 0,
+    fdsLeaked: lastLeak,
+    notes: [`${summary.accepted} applied, ${summary.rejected} rejected`, ...(summary.failure ? [summary.failure.slice(0, 400)] : [])],
+  };
+}
+
+const throughTools = (host: ToolHost) => (name: string, args: unknown) => host.call(name, args);
+
 async function hostileArea(sandbox: Sandbox): Promise<void> {
   const cases = loadHostileCases();
-  const sentinel = sandbox.checksumOutside();
-  const notes: string[] = [];
-  let tried = 0;
-  let correct = 0;
-  let bytes = 0;
-  await withHost(sandbox, async (host) => {
-    for (const entry of cases) {
-      for (const outcome of await runHostileCase((name, args) => host.call(name, args), sandbox, entry, sentinel)) {
-        tried++;
-        bytes += outcome.bytesOutside;
-        if (outcome.problems.length === 0) correct++;
-        else notes.push(`${entry.id} ${outcome.operation}: ${outcome.problems.join('; ').slice(0, 200)}`);
-      }
-    }
-  });
-  rows.push({ area: `hostile paths (${cases.length} cases)`, tried, correct, bytesOutside: bytes, processesLeft: 0, fdsLeaked: lastLeak, notes });
+  await hostileRow(`hostile paths (${cases.length} cases)`, sandbox, cases, throughTools);
 }
 
 /** The hostile-path corpus through each provider-native edit path (Responses apply_patch_call, Agents editor, Anthropic). */
 async function nativeHostileArea(sandbox: Sandbox): Promise<void> {
   const cases = loadHostileCases();
-  const sentinel = sandbox.checksumOutside();
-  for (const surface of NATIVE_EDIT_SURFACES) {
-    const notes: string[] = [];
-    let tried = 0;
-    let correct = 0;
-    let bytes = 0;
-    await withHost(sandbox, async (host) => {
-      const target = nativeHostileTarget(surface, host);
-      for (const entry of cases) {
-        for (const outcome of await runHostileCase(target, sandbox, entry, sentinel)) {
-          tried++;
-          bytes += outcome.bytesOutside;
-          if (outcome.problems.length === 0) correct++;
-          else notes.push(`${entry.id} ${outcome.operation}: ${outcome.problems.join('; ').slice(0, 200)}`);
-        }
-      }
-    });
-    rows.push({ area: `hostile paths via ${surface}`, tried, correct, bytesOutside: bytes, processesLeft: 0, fdsLeaked: lastLeak, notes });
-  }
+  for (const surface of NATIVE_EDIT_SURFACES) await hostileRow(`hostile paths via ${surface}`, sandbox, cases, (host) => nativeHostileTarget(surface, host));
 }
 
 /** Fuzzed edits through each provider-native edit path, checked against a reference model. */
@@ -114,15 +123,7 @@ async function nativeFuzzArea(sandbox: Sandbox): Promise<void> {
   const runs = Math.max(20, Math.round(1_000 * scale));
   for (const surface of NATIVE_EDIT_SURFACES) {
     const { value: summary } = await withHost(sandbox, (host) => runNativeEditFuzz(host, surface, sandbox, runs));
-    rows.push({
-      area: `edit fuzzing via ${surface}`,
-      tried: summary.runs,
-      correct: summary.failure || summary.outsideChanged ? summary.runs - 1 : summary.runs,
-      bytesOutside: summary.bytesOutside,
-      processesLeft: 0,
-      fdsLeaked: lastLeak,
-      notes: [`${summary.accepted} applied, ${summary.rejected} rejected`, ...(summary.failure ? [summary.failure.slice(0, 400)] : [])],
-    });
+    rows.push(fuzzRow(`edit fuzzing via ${surface}`, summary));
   }
 }
 
@@ -139,7 +140,6 @@ async function remoteArea(): Promise<void> {
     const cases = loadHostileCases();
     const count = Math.min(cases.length, Math.max(10, Math.round(cases.length * scale)));
     const sample = Array.from({ length: count }, (_, index) => cases[Math.floor((index * cases.length) / count)]!);
-    const sentinel = sandbox.checksumOutside();
     for (const engine of await remoteSandboxEngines(sandbox)) {
       if ('unavailable' in engine) {
         const required = process.env.CI === 'true';
@@ -148,29 +148,10 @@ async function remoteArea(): Promise<void> {
         continue;
       }
       try {
-        const hostile = { tried: 0, correct: 0, bytes: 0, notes: [] as string[] };
-        await withHost(sandbox, async (host) => {
-          for (const entry of sample) {
-            for (const outcome of await runHostileCase((name, args) => host.call(name, args), sandbox, entry, sentinel)) {
-              hostile.tried++;
-              hostile.bytes += outcome.bytesOutside;
-              if (outcome.problems.length === 0) hostile.correct++;
-              else hostile.notes.push(`${entry.id} ${outcome.operation}: ${outcome.problems.join('; ').slice(0, 200)}`);
-            }
-          }
-        }, engine.environment);
-        rows.push({ area: `hostile paths via ${engine.name} (${sample.length} cases)`, tried: hostile.tried, correct: hostile.correct, bytesOutside: hostile.bytes, processesLeft: 0, fdsLeaked: lastLeak, notes: hostile.notes });
+        await hostileRow(`hostile paths via ${engine.name} (${sample.length} cases)`, sandbox, sample, throughTools, engine.environment);
         const runs = Math.max(10, Math.round(300 * scale));
-        const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz((name, args) => host.call(name, args), sandbox, runs), engine.environment);
-        rows.push({
-          area: `patch fuzzing via ${engine.name}`,
-          tried: summary.runs,
-          correct: summary.failure ? summary.runs - 1 : summary.runs,
-          bytesOutside: summary.bytesOutside,
-          processesLeft: 0,
-          fdsLeaked: lastLeak,
-          notes: [`${summary.accepted} applied, ${summary.rejected} rejected`, ...(summary.failure ? [summary.failure.slice(0, 400)] : [])],
-        });
+        const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz(throughTools(host), sandbox, runs), engine.environment);
+        rows.push(fuzzRow(`patch fuzzing via ${engine.name}`, summary));
       } finally {
         await engine.cleanup();
       }
@@ -221,16 +202,8 @@ async function toctouArea(sandbox: Sandbox): Promise<void> {
 
 async function fuzzArea(sandbox: Sandbox): Promise<void> {
   const runs = 2_000 * scale;
-  const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz((name, args) => host.call(name, args), sandbox, runs));
-  rows.push({
-    area: 'patch fuzzing',
-    tried: summary.runs,
-    correct: summary.failure ? summary.runs - 1 : summary.runs,
-    bytesOutside: summary.bytesOutside,
-    processesLeft: 0,
-    fdsLeaked: lastLeak,
-    notes: [`${summary.accepted} applied, ${summary.rejected} rejected`, ...(summary.failure ? [summary.failure.slice(0, 400)] : [])],
-  });
+  const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz(throughTools(host), sandbox, runs));
+  rows.push(fuzzRow('patch fuzzing', summary));
 }
 
 async function processArea(sandbox: Sandbox): Promise<void> {
