@@ -69,6 +69,8 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
   const parser = createSyntaxParser(options.grammarSource ?? nodeGrammarSource);
   const cache = createParseCache(options.cacheSourceChars ?? DEFAULT_CACHE_SOURCE_CHARS);
   const binariesByRoot = new Map<string, Map<string, { mtimeMs: number; size: number }>>();
+  /** Reads a finished search no longer needs, awaited by close() so no file handle outlives the tool. */
+  const inFlight = new Set<Promise<unknown>>();
   const binariesOf = (root: string) => {
     let binaries = binariesByRoot.get(root);
     if (!binaries) binariesByRoot.set(root, (binaries = new Map()));
@@ -127,12 +129,15 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       prepare(workspace);
       const symbols = index && index.root === workspace.root ? index.symbols : undefined;
       const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
-      const syntaxQuery = wantSyntax && matcher.identifierLike && !args.query.includes('$');
+      const identifierQuery = matcher.identifierLike && !args.query.includes('$');
+      const syntaxQuery = wantSyntax && identifierQuery;
       let known: Map<string, IndexedFile> | undefined;
       let indexed: IndexedFile[] | undefined;
       if (symbols && syntaxQuery && !resultTypes.has('text')) {
         // Definitions and usages only: the index (checked against the disk) names every file that can hold one.
-        indexed = await symbols.lookup({ query: args.query, caseSensitive: matcher.caseSensitive, start, extensions });
+        // Searching one kind alone, parsed files holding only the other kind cannot add a result and are not read.
+        const only = resultTypes.has('usage') ? (resultTypes.has('definition') ? undefined : 'usage') : 'definition';
+        indexed = await symbols.lookup({ query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, only });
         if (indexed) known = new Map(indexed.map((file) => [file.path, file]));
       }
       const startedAtMs = Date.now();
@@ -146,8 +151,9 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules).
       const walking = resultTypes.has('path') ? walkWorkspace(workspace, start, context.signal) : undefined;
       const candidates = await prefiltered;
-      if (symbols && syntaxQuery && candidates && !known) {
-        // Text wanted too: ripgrep names the files; the index classifies those it holds unchanged, the rest are parsed.
+      if (symbols && identifierQuery && candidates && !known) {
+        // Text wanted: ripgrep names the files; the index classifies those it holds unchanged (an occurrence that is no
+        // identifier is text), the rest are parsed.
         const parseable = [...candidates].filter((path) => languageOfPath(path)?.grammar !== undefined);
         known = await symbols.occurrences({ query: args.query, caseSensitive: matcher.caseSensitive, paths: parseable });
       }
@@ -155,7 +161,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
       const outcome = await searchFiles(
         { matcher, files, resultTypes, maxResults: args.max_results, candidates, known },
-        { workspace, parser, cache, signal: context.signal, binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined },
+        { workspace, parser, cache, signal: context.signal, binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined, inFlight },
       );
       const taken = snapshot ? await snapshot : undefined;
       if (taken && results && !context.signal.aborted) results.store(cacheKey, taken, outcome, startedAtMs);
@@ -163,6 +169,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
     },
     async close() {
       closed = true;
+      await Promise.allSettled([...inFlight]);
       await index?.symbols.close();
       results?.clear();
       binariesByRoot.clear();

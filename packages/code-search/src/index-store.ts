@@ -139,7 +139,8 @@ export interface IndexStoreOptions {
 export interface IndexStore {
   /** Loads the cache file or walks and indexes the whole workspace; resolves once lookups can answer. */
   build(): Promise<void>;
-  lookup(request: { query: string; caseSensitive: boolean; start: string; extensions?: readonly string[] }): Promise<LookupAnswer>;
+  /** `only`: parsed files count only when an occurrence is of that kind (a search for definitions, or usages, alone). */
+  lookup(request: { query: string; caseSensitive: boolean; start: string; extensions?: readonly string[]; only?: 'definition' | 'usage' }): Promise<LookupAnswer>;
   /** Stored identifier nodes spelled like the query in `paths`, for entries old enough to be trusted by mtime + size. */
   occurrences(request: { query: string; caseSensitive: boolean; paths: readonly string[] }): IndexedFile[];
   stats(): IndexStats;
@@ -362,7 +363,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         buildMs = performance.now() - started;
       });
     },
-    lookup({ query, caseSensitive, start, extensions }) {
+    lookup({ query, caseSensitive, start, extensions, only }) {
       // While the index catches up with many changes, searches scan instead of waiting for it.
       if (!ready || catchingUp) return Promise.resolve({ ready: false });
       return exclusive(async (): Promise<LookupAnswer> => {
@@ -385,7 +386,10 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
             continue;
           }
           const occurrences = matching(entry, query, caseSensitive, fid);
-          if (occurrences.length > 0) out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs, occurrences });
+          // An entry too recent to trust may hide an edit of the same size within the same mtime: it is always read.
+          const wanted =
+            only === undefined || !trusted(entry) ? occurrences.length > 0 : occurrences.some((occurrence) => occurrence.definition === (only === 'definition'));
+          if (wanted) out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs, occurrences });
         }
         return { ready: true, files: out };
       });

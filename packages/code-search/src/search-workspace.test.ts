@@ -49,6 +49,26 @@ describe('searchFiles', () => {
     expect(narrowed.truncated).toBe(false);
   });
 
+  it('answers after an early stop without waiting for reads ahead it no longer needs, leaving them to inFlight', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`f${String(i).padStart(2, '0')}.md`] = 'gamma\n';
+    const inner = createMemoryWorkspace(files);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Every file after the first two is slow to read: the answer must not wait for them.
+    const workspace: Workspace = { ...inner, readFile: async (path) => (path > 'f01.md' ? held.then(() => inner.readFile(path)) : inner.readFile(path)) };
+    const inFlight = new Set<Promise<unknown>>();
+    const request = { matcher: createLiteralMatcher('gamma'), files: Object.keys(files).sort(), resultTypes: new Set(['text'] as const), maxResults: 1 };
+    const outcome = await searchFiles(request, { workspace, parser, cache: createParseCache(), inFlight });
+    expect(outcome.results.map((hit) => hit.path)).toEqual(['f00.md']);
+    expect(outcome.truncated).toBe(true);
+    expect(inFlight.size).toBeGreaterThan(0);
+    release();
+    await Promise.all([...inFlight]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(inFlight.size).toBe(0);
+  });
+
   it('does not read files over 2 MB that a prefilter named when only definitions or usages are wanted', async () => {
     const big = `const Huge = 1;\n${'// filler line\n'.repeat(150_000)}`;
     const workspace = createMemoryWorkspace({ 'big.ts': big, 'small.ts': 'const Huge = 2;\n' });

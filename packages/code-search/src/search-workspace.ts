@@ -39,6 +39,11 @@ export interface SearchEnvironment {
   readonly signal?: AbortSignal;
   /** Files found binary (NUL in their first bytes), by size and mtime: skipped unread while both hold. */
   readonly binaries?: Map<string, { mtimeMs: number; size: number }>;
+  /**
+   * Where reads still in flight when the search is done (read ahead but not needed, as after an early stop) are left to
+   * settle: the caller awaits them before it closes. Without it the search waits for them before answering.
+   */
+  readonly inFlight?: Set<Promise<unknown>>;
 }
 
 /** Results plus whether more exist and hints for the model. */
@@ -225,8 +230,16 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       add(hit);
     }
   }
-  // Let reads still in flight settle before returning (they hold file handles).
-  await Promise.all([...reads.values(), ...remembering]);
+  // Reads still in flight hold file handles: they settle before the caller closes, or before this returns.
+  const settling = [...reads.values(), ...remembering];
+  const { inFlight } = environment;
+  if (inFlight) {
+    for (const pending of settling) {
+      inFlight.add(pending);
+      const done = () => inFlight.delete(pending);
+      pending.then(done, done);
+    }
+  } else await Promise.all(settling);
 
   const unique = new Map<string, SearchHit>();
   for (const hit of hits) unique.set(`${hit.result_type}\u0000${hit.path}\u0000${hit.line}\u0000${hit.column}`, hit);

@@ -100,7 +100,7 @@ describe('the symbol index behind code_search', () => {
     await ready(tool, workspace);
     const queries = words(root).flatMap((word, index) => (index % 4 === 0 ? [word, word.toLowerCase()] : [word]));
     for (const [index, query] of queries.entries()) {
-      const kinds = index % 8 === 0 ? [['definition'], ['usage'], ['definition', 'usage']] : [['definition', 'usage']];
+      const kinds = index % 8 === 0 ? [['definition'], ['usage'], ['definition', 'usage'], ['text']] : [['definition', 'usage']];
       for (const result_types of index % 3 === 0 ? [...kinds, ['definition', 'usage', 'text', 'path']] : kinds) {
         const args = { query, result_types };
         expect(await search(tool, workspace, args), JSON.stringify(args)).toBe(await search(baseline, createNodeWorkspace(root), args));
@@ -113,6 +113,14 @@ describe('the symbol index behind code_search', () => {
     await search(tool, workspace, { query: 'Gadget', result_types: ['definition', 'usage'] });
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.filter((path) => path.endsWith('.md') || path.endsWith('.json'))).toEqual([]);
+    // One kind alone: files holding only the other kind are not opened either.
+    for (const kind of ['definition', 'usage']) {
+      reads.length = 0;
+      const output = await search(tool, workspace, { query: 'Gadget', result_types: [kind] });
+      const shown = new Set([...output.matchAll(new RegExp(`^${kind} (\\S+?):\\d+:\\d+`, 'gm'))].map((match) => match[1]));
+      expect(shown.size, kind).toBeGreaterThan(0);
+      expect([...new Set(reads)].sort(), kind).toEqual([...shown].sort());
+    }
     const stats = await tool.symbolIndex!.stats();
     expect(stats).toMatchObject({ ready: true, fromCache: false, files: 12, parsed: 10 });
   });

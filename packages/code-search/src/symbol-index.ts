@@ -18,7 +18,7 @@ export interface SymbolIndex {
    * Files under `start` that can hold a definition or usage of `query` (or a hint about one), after checking every indexed
    * file and folder under `start` against the disk; undefined while the index is not ready (search by scanning then).
    */
-  lookup(request: { query: string; caseSensitive: boolean; start: string; extensions?: ReadonlySet<string> }): Promise<IndexedFile[] | undefined>;
+  lookup(request: { query: string; caseSensitive: boolean; start: string; extensions?: ReadonlySet<string>; only?: 'definition' | 'usage' }): Promise<IndexedFile[] | undefined>;
   /** Stored identifier nodes spelled like `query` in `paths` (entries old enough to be trusted by mtime + size); empty until ready. */
   occurrences(request: { query: string; caseSensitive: boolean; paths: readonly string[] }): Promise<Map<string, IndexedFile>>;
   /** Counters of the index; undefined once closed. */
@@ -135,9 +135,9 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
     get running() {
       return running;
     },
-    async lookup({ query, caseSensitive, start, extensions }) {
+    async lookup({ query, caseSensitive, start, extensions, only }) {
       if (!isReady) return undefined;
-      const response = await ask({ type: 'lookup', query, caseSensitive, start, extensions: extensions ? [...extensions] : undefined });
+      const response = await ask({ type: 'lookup', query, caseSensitive, start, extensions: extensions ? [...extensions] : undefined, only });
       if (response?.type !== 'lookup') return undefined;
       const answer: LookupAnswer = response.answer;
       return answer.ready ? answer.files : undefined;
