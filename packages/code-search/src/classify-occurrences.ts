@@ -16,23 +16,23 @@ export function isWordBounded(text: string, start: number, length: number): bool
 }
 
 /**
- * False when the occurrence cannot name a declaration whatever the parse says, read from the text before it on the same
- * line: a member access (`x.name`, `x .name`, but not a `...name` rest pattern) or a `::name` path. In the grammars it
- * answers for, a declaration's name follows a keyword, a type, punctuation that opens a list or a line break, never these.
- * C and C++ are left to the parse (qualified definitions such as `Foo::name`, and C++ headers read with the C grammar,
- * whose error recovery can turn `this->name(…)` into a declaration). A search for definitions alone parses only files
- * where some occurrence may be one.
+ * False when the occurrence at `start` cannot name a declaration whatever the parse says, read from the text before it
+ * on the same line: after a member access (`x.name`, `x .name`, but not a `...name` rest pattern) or a `::`. In the
+ * grammars it answers for, a declaration's name follows a keyword, a type, punctuation that opens a list or a line
+ * break, never these. (A name before `::` is no rule: Rust macro bodies such as `static $name: libc::c_void` parse with
+ * the path's head as the declared name.) C and C++ are left to the parse (qualified definitions such as `Foo::name`,
+ * and C++ headers read with the C grammar, whose error recovery can turn `this->name(…)` into a declaration). Searches
+ * that only need definitions skip files where no occurrence may be one.
  */
 export function mayBeDeclarationName(text: string, start: number, grammar: string): boolean {
   if (grammar === 'c' || grammar === 'cpp') return true;
-  let index = start - 1;
-  while (index >= 0 && (text.charCodeAt(index) === 32 || text.charCodeAt(index) === 9)) index--;
-  if (index < 0) return true;
-  const before = text.charCodeAt(index);
-  const previous = index > 0 ? text.charCodeAt(index - 1) : 0;
-  if (before === 46 /* . */) return previous === 46;
-  if (before === 58 /* : */ && previous === 58) return false;
-  return true;
+  let before = start - 1;
+  while (before >= 0 && (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9)) before--;
+  if (before < 0) return true;
+  const code = text.charCodeAt(before);
+  const previous = before > 0 ? text.charCodeAt(before - 1) : 0;
+  if (code === 46 /* . */) return previous === 46;
+  return !(code === 58 /* : */ && previous === 58);
 }
 
 function isIdentifier(spec: SyntaxSpec, node: Node): boolean {

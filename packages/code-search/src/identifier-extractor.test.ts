@@ -56,7 +56,7 @@ describe('extractIdentifiers', () => {
       ['javascript', 'x = 1.\ngadget = 2\nlet a = 1. ; let gadget2 = 3\n', ['gadget2']],
       ['python', 'x = 1.\ngadget = 2\nself.gadget = 3\n# done.\ndef gadget():\n    pass\n', ['gadget']],
       ['go', 'package p\n\n// Reads.\nfunc NewGadget() {}\nvar g = x.\n\tNewGadget\n', ['NewGadget']],
-      ['rust', 'fn from_gadget() {}\nfn main() { let v = std::str::from_gadget(b); v.from_gadget(); let [a, ..] = x; }\n', ['from_gadget', 'v']],
+      ['rust', 'fn from_gadget() {}\nfn main() { let v = std::str::from_gadget(b); v.from_gadget(); let [a, ..] = x; }\nmacro_rules! weak { ($name:ident) => { static $name: *const libc::c_void; } }\n', ['from_gadget', 'v']],
       ['cpp', 'struct Gadget { void run(); };\nvoid Gadget::run() {}\nvoid go(Gadget* g) { g->run(); g . run(); }\n', ['Gadget', 'run']],
       ['c', 'struct S { int run; };\nvoid go(struct S *s) { s->run = 1; s . run = 2; }\n', ['S', 'run']],
       ['bash', 'gadget() { echo; }\n. gadget\nname=1\n', ['gadget', 'name']],
@@ -93,8 +93,8 @@ describe('extractIdentifiers', () => {
 describe('mayBeDeclarationName', () => {
   it('rules out member access and paths, keeps rest patterns, and leaves C and C++ to the parse', () => {
     const at = (text: string, grammar = 'typescript') => mayBeDeclarationName(text, text.lastIndexOf('name'), grammar);
-    expect([at('x.name'), at('x . name'), at('x?.name'), at('a.name', 'go'), at('a::name', 'rust'), at('a::name', 'java'), at('self.name', 'python')]).toEqual([false, false, false, false, false, false, false]);
-    expect([at('...name'), at('a::name', 'cpp'), at('s.name', 'c'), at('p->name', 'cpp'), at('name'), at('x.\nname'), at('let name'), at('a > name'), at('a: name')]).toEqual(Array(9).fill(true));
+    expect([at('x.name'), at('x . name'), at('x?.name'), at('a.name', 'go'), at('a::name', 'rust'), at('a::name', 'java'), at('self.name', 'python')]).toEqual(Array(7).fill(false));
+    expect([at('...name'), at('a::name', 'cpp'), at('s.name', 'c'), at('p->name', 'cpp'), at('name'), at('x.\nname'), at('let name'), at('a > name'), at('a: name'), at('name::f()', 'rust'), at('name: u8', 'rust')]).toEqual(Array(11).fill(true));
   });
 });
 

@@ -176,8 +176,9 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     }
     let kinds: OccurrenceKind[] | undefined;
     const language = languageOfPath(path);
-    // With definitions alone wanted, a file whose occurrences all sit where no declaration name can is not parsed.
-    const definitionsOnly = !resultTypes.has('usage') && !resultTypes.has('text');
+    // When definitions are all that can still change the answer (usages and text not wanted, or already past
+    // max_results), a file whose occurrences all sit where no declaration name can is not parsed.
+    const definitionsOnly = !(['usage', 'text'] as const).some((type) => resultTypes.has(type) && !overflow.has(type));
     const needsParse =
       matcher.identifierLike &&
       starts.some((start) => isWordBounded(text, start, length) && (!definitionsOnly || !language?.grammar || mayBeDeclarationName(text, start, language.grammar)));
