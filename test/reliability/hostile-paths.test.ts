@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolHost } from 'toolhost';
 import { HOSTILE_OPERATIONS, loadHostileCases, runHostileCase } from './helpers/hostile-corpus.js';
+import { NATIVE_EDIT_SURFACES, nativeHostileTarget } from './helpers/native-paths.js';
 import { createReliabilityHost } from './helpers/reliability-host.js';
 import { createSandbox, type Sandbox } from './helpers/sandbox.js';
 
@@ -47,4 +48,23 @@ describe('hostile-path corpus', () => {
       expect(sandbox.checksumOutside()).toBe(sentinel);
     },
   );
+});
+
+// The whole corpus through each provider-native edit path: the OpenAI apply_patch_call, the Agents SDK editor and
+// Anthropic's text editor reach the same engine, so they must refuse, confine and report exactly as apply_patch does.
+describe.each(NATIVE_EDIT_SURFACES.map((surface) => [surface]))('hostile paths through %s', (surface) => {
+  it('refuses every escape, confines every inside path and changes nothing outside', async () => {
+    const target = nativeHostileTarget(surface, host);
+    const failures: string[] = [];
+    let operations = 0;
+    for (const entry of cases) {
+      for (const outcome of await runHostileCase(target, sandbox, entry, sentinel)) {
+        operations++;
+        if (outcome.problems.length) failures.push(`${entry.id} ${outcome.operation} ${JSON.stringify(entry.path).slice(0, 60)}: ${outcome.problems.join('; ')}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(operations).toBeGreaterThanOrEqual(cases.length * 2);
+    expect(sandbox.checksumOutside()).toBe(sentinel);
+  }, 120_000);
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolHost } from 'toolhost';
+import { runNativeEditFuzz } from './helpers/native-edit-fuzz.js';
+import { NATIVE_EDIT_SURFACES } from './helpers/native-paths.js';
 import { runPatchFuzz } from './helpers/patch-fuzz.js';
 import { createReliabilityHost } from './helpers/reliability-host.js';
 import { createSandbox, type Sandbox } from './helpers/sandbox.js';
@@ -25,5 +27,16 @@ describe('apply_patch fuzzing (fast-check)', () => {
     expect(summary.outsideChanged).toBe(false);
     expect(summary.accepted).toBeGreaterThan(0);
     expect(summary.rejected).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe.each(NATIVE_EDIT_SURFACES.map((surface) => [surface]))('native edit fuzzing through %s (fast-check)', (surface) => {
+  it('never throws, never writes outside, a rejected edit changes nothing, an accepted one matches the reference', async () => {
+    const summary = await runNativeEditFuzz(host, surface, sandbox, Number(process.env.FUZZ_RUNS ?? 150), process.env.FUZZ_RUNS ? undefined : 20261203);
+    console.log(`${surface} fuzz: ${summary.runs} runs, ${summary.accepted} applied, ${summary.rejected} rejected`);
+    expect(summary.failure).toBeUndefined();
+    expect(summary.outsideChanged).toBe(false);
+    expect(summary.accepted).toBeGreaterThan(10);
+    expect(summary.rejected).toBeGreaterThan(10);
   }, 120_000);
 });

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import * as fc from 'fast-check';
 import type { ToolResult } from '@toolhost/core';
-import { changeLineArbitrary, lineArbitrary, pathArbitrary, treeArbitrary, writeFuzzTree, type FuzzSummary, type FuzzTree } from './patch-fuzz.js';
+import { changeLineArbitrary, checkFuzzedResult, lineArbitrary, pathArbitrary, treeArbitrary, writeFuzzTree, type FuzzSummary, type FuzzTree } from './patch-fuzz.js';
 import { runNativeEdit, type NativeEdit, type NativeEditSurface, type NativeHost } from './native-paths.js';
-import { describeResult, resultShapeProblems } from './result-shape.js';
+import { describeResult } from './result-shape.js';
 import { checksumTree, type Sandbox } from './sandbox.js';
 
 const diffLines = (lines: readonly string[]) => lines.map((line) => `${line}\n`).join('');
@@ -129,16 +129,7 @@ export async function runNativeEditFuzz(host: NativeHost, surface: NativeEditSur
     } catch (error) {
       throw new Error(`${surface} threw: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const problems = resultShapeProblems(result);
-    if (problems.length) throw new Error(`malformed result: ${problems.join('; ')}`);
-    if (result.error?.code === 'internal_error') throw new Error(`internal_error: ${describeResult(result)}`);
-    if (sandbox.checksumOutside() !== sentinel) {
-      summary.outsideChanged = true;
-      summary.bytesOutside += sandbox.bytesChangedOutside();
-      const listing = sandbox.listOutside();
-      sandbox.restoreOutside();
-      throw new Error(`bytes outside the workspace changed (${describeResult(result)}); outside now: ${listing.join(', ')}`);
-    }
+    checkFuzzedResult(result, sandbox, sentinel, summary);
     const viewed = edit.surface === 'anthropic_text_editor' && edit.input.command === 'view';
     if (result.ok) summary.accepted++;
     else summary.rejected++;

@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as fc from 'fast-check';
+import type { ToolResult } from '@toolhost/core';
 import { checksumTree, type Sandbox } from './sandbox.js';
 import { describeResult, resultShapeProblems } from './result-shape.js';
 import type { CallTool } from './hostile-corpus.js';
@@ -115,6 +116,23 @@ export interface FuzzSummary {
 }
 
 /**
+ * Throws when a fuzzed call's result is malformed or an internal_error, or when bytes outside the workspace changed
+ * (recorded in `summary`, and the outside tree restored for the next run).
+ */
+export function checkFuzzedResult(result: ToolResult, sandbox: Sandbox, sentinel: string, summary: FuzzSummary): void {
+  const problems = resultShapeProblems(result);
+  if (problems.length) throw new Error(`malformed result: ${problems.join('; ')}`);
+  if (result.error?.code === 'internal_error') throw new Error(`internal_error: ${describeResult(result)}`);
+  if (sandbox.checksumOutside() !== sentinel) {
+    summary.outsideChanged = true;
+    summary.bytesOutside += sandbox.bytesChangedOutside();
+    const listing = sandbox.listOutside();
+    sandbox.restoreOutside();
+    throw new Error(`bytes outside the workspace changed (${describeResult(result)}); outside now: ${listing.join(', ')}`);
+  }
+}
+
+/**
  * fast-check property: for any tree and patch text, apply_patch never throws, returns a well-formed result without
  * internal_error, never changes a byte outside, and a rejected patch leaves every workspace byte as it was.
  */
@@ -126,22 +144,13 @@ export async function runPatchFuzz(call: CallTool, sandbox: Sandbox, numRuns: nu
     writeFuzzTree(sandbox, tree);
     const before = checksumTree(sandbox.workspace);
     summary.runs++;
-    let result;
+    let result: ToolResult;
     try {
       result = await call('apply_patch', { input: patch });
     } catch (error) {
       throw new Error(`apply_patch threw: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const problems = resultShapeProblems(result);
-    if (problems.length) throw new Error(`malformed result: ${problems.join('; ')}`);
-    if (result.error?.code === 'internal_error') throw new Error(`internal_error: ${describeResult(result)}`);
-    if (sandbox.checksumOutside() !== sentinel) {
-      summary.outsideChanged = true;
-      summary.bytesOutside += sandbox.bytesChangedOutside();
-      const listing = sandbox.listOutside();
-      sandbox.restoreOutside();
-      throw new Error(`bytes outside the workspace changed (${describeResult(result)}); outside now: ${listing.join(', ')}`);
-    }
+    checkFuzzedResult(result, sandbox, sentinel, summary);
     if (result.ok) summary.accepted++;
     else {
       summary.rejected++;
