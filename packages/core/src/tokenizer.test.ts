@@ -1,5 +1,16 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { approximateTokenizer, gptTokenizer } from './tokenizer.js';
+
+const plainText = { disallowedSpecial: new Set<string>() } as never;
+
+/** Text made of the pieces that meet at the pre-tokenizer's edges: line breaks, runs of spaces, slashes, digits, letters, accents, CJK and astral characters. */
+const edgeText = fc
+  .array(fc.constantFrom('\n', '\r\n', '\n\n', ' ', '   ', '\t', '/', '//', '.', ')\n/', '12345', '7', 'foo', 'Bar', "it's", 'ÉCOLE', 'naïve', '鬱', '𝔘', '<|endoftext|>', '\u2028', '-->', '\u00a0'), { maxLength: 200 })
+  .map((parts) => parts.join(''));
 
 describe('gptTokenizer', () => {
   it('counts special-token strings as plain text instead of throwing', () => {
@@ -15,6 +26,36 @@ describe('gptTokenizer', () => {
     expect(gptTokenizer.count(head)).toBeLessThanOrEqual(17);
     expect(gptTokenizer.count(tail)).toBeLessThanOrEqual(17);
     expect(head.length).toBeGreaterThan(30);
+  });
+
+  it('counts exactly what gpt-tokenizer counts for the whole text, piece by piece', () => {
+    fc.assert(
+      fc.property(fc.oneof(edgeText, fc.string({ unit: 'grapheme', maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 })), (text) => {
+        expect(gptTokenizer.count(text)).toBe(countTokens(text, plainText));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('counts source files and a long output exactly', () => {
+    const folder = import.meta.dirname;
+    const sources = readdirSync(folder).filter((name) => name.endsWith('.ts')).map((name) => readFileSync(join(folder, name), 'utf8'));
+    const text = sources.join('\n') + Array.from({ length: 5000 }, (_, index) => `line ${index}: /usr/lib/x${index}.so\n`).join('');
+    expect(gptTokenizer.count(text)).toBe(countTokens(text, plainText));
+    expect(gptTokenizer.isWithin(text, countTokens(text, plainText))).toBe(true);
+    expect(gptTokenizer.isWithin(text, countTokens(text, plainText) - 1)).toBe(false);
+  });
+
+  it('never takes a short text for one within a limit it exceeds (characters that need several tokens each)', () => {
+    const text = '𝔘𠜎'.repeat(50) + '鬱'.repeat(50);
+    const count = countTokens(text, plainText);
+    expect(count).toBeGreaterThan(text.length);
+    expect(gptTokenizer.isWithin(text, text.length)).toBe(false);
+    expect(gptTokenizer.isWithin(text, count)).toBe(true);
+  });
+
+  it('counts an unbroken run of 100,000 letters in bounded time', () => {
+    expect(gptTokenizer.count('a'.repeat(100_000))).toBeGreaterThan(10_000);
   });
 
   it('isWithin agrees with count', () => {

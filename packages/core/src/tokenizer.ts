@@ -1,4 +1,5 @@
 import { countTokens, encode, decode } from 'gpt-tokenizer/encoding/o200k_base';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 
 /** Counts and cuts text in model tokens. */
 export interface Tokenizer {
@@ -41,20 +42,84 @@ function encodeText(text: string): number[] {
   return tokens;
 }
 
-function countText(text: string): number {
+/**
+ * Exact counts of recent long texts. A response is often counted twice in a row (by the tool that budgets it, then by
+ * the runtime that checks every result against the budget); the second count of ~20 KB is then a lookup.
+ */
+const recentCounts = new Map<string, number>();
+const REMEMBERED_MIN_CHARS = 8192;
+const REMEMBERED_MAX_CHARS = 256 * 1024;
+const REMEMBERED_TEXTS = 8;
+
+function remember(text: string, tokens: number): void {
+  if (text.length < REMEMBERED_MIN_CHARS || text.length > REMEMBERED_MAX_CHARS) return;
+  recentCounts.delete(text);
+  recentCounts.set(text, tokens);
+  if (recentCounts.size > REMEMBERED_TEXTS) recentCounts.delete(recentCounts.keys().next().value as string);
+}
+
+function remembered(text: string): number | undefined {
+  return text.length < REMEMBERED_MIN_CHARS || text.length > REMEMBERED_MAX_CHARS ? undefined : recentCounts.get(text);
+}
+
+/**
+ * o200k_base's pre-tokenizer. Byte-pair merges never cross its pieces, and a piece split out of a text splits into
+ * itself alone, so a text's count is the sum of its pieces' counts: counting piece by piece is exact.
+ */
+const SPLIT = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
+
+/** Counts of recently seen short pieces: output repeats a small vocabulary of pieces, and a small map stays in cache. */
+const pieceCounts = new Map<string, number>();
+const CACHED_PIECE_CHARS = 48;
+const CACHED_PIECES = 100_000;
+
+/** A piece longer than this (an unbroken run of letters, of punctuation or of spaces) is counted in slices of this size. */
+const LONG_PIECE = 1024;
+
+function countPiece(piece: string): number {
+  if (piece.length > LONG_PIECE) {
+    // Merging costs grow quadratically with a piece's length: slices bound it, at the price of an approximate count
+    // for such runs only (never a split surrogate pair).
+    let total = 0;
+    for (let start = 0; start < piece.length; ) {
+      let end = Math.min(piece.length, start + LONG_PIECE);
+      const code = piece.charCodeAt(end - 1);
+      if (end < piece.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
+      total += countTokens(piece.slice(start, end), plainText as never);
+      start = end;
+    }
+    return total;
+  }
+  if (piece.length > CACHED_PIECE_CHARS) return countTokens(piece, plainText as never);
+  let count = pieceCounts.get(piece);
+  if (count === undefined) {
+    count = countTokens(piece, plainText as never);
+    if (pieceCounts.size >= CACHED_PIECES) pieceCounts.clear();
+    pieceCounts.set(piece, count);
+  }
+  return count;
+}
+
+/** Tokens of `text`, or -1 once they exceed `limit`. */
+function countUpTo(text: string, limit: number): number {
+  const known = remembered(text);
+  if (known !== undefined) return known > limit ? -1 : known;
   let total = 0;
-  for (const piece of pieces(text)) total += countTokens(piece, plainText as never);
+  for (const [piece] of text.matchAll(SPLIT)) {
+    total += countPiece(piece);
+    if (total > limit) return -1;
+  }
+  remember(text, total);
   return total;
 }
 
+function countText(text: string): number {
+  return countUpTo(text, Number.POSITIVE_INFINITY);
+}
+
 function within(text: string, limit: number): boolean {
-  if (text.length <= limit) return true;
-  let total = 0;
-  for (const piece of pieces(text)) {
-    total += countTokens(piece, plainText as never);
-    if (total > limit) return false;
-  }
-  return true;
+  // A token holds at least one UTF-8 byte, and a UTF-16 unit encodes to at most three.
+  return text.length * 3 <= limit || countUpTo(text, limit) >= 0;
 }
 
 /** Characters per wanted token in the first window `head`/`tail` encode: enough for prose, twice too many for dense text. */

@@ -128,6 +128,11 @@ export class ExecSession implements TableSession {
     return this.capture.collect();
   }
 
+  /** True once the spool file is open (output passed the in-memory threshold, or a preview asked for its path). */
+  get spoolOpen(): boolean {
+    return this.spool.isOpen;
+  }
+
   /** The spool file holding every byte of output, opened on demand. */
   spoolPath(): string | undefined {
     return this.spool.open();

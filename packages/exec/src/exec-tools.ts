@@ -122,7 +122,13 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
     // Read the exit state before the output: once exited, the output is drained, so this read holds all of it.
     const exit = session.exit;
     const wallTimeMs = performance.now() - started;
+    // Whether processes of the command remain is looked up (in /proc) while the response is built.
+    const lingering = exit ? session.hasLingeringProcesses() : undefined;
+    lingering?.catch(() => {});
     const captured = await session.read();
+    // Once the process has exited and its output is read, an open spool file is finished while the response is built.
+    let released = exit && session.spoolOpen ? session.release() : undefined;
+    if (released) track(released);
     const result = buildExecResponse({
       wallTimeMs,
       exitCode: exit?.exitCode,
@@ -136,10 +142,12 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
     if (exit) {
       sessions.reportExit(session, exit.exitCode);
       // Free the buffers; the response names the spool file: let it hold every byte before the caller can read it.
-      const released = session.release();
-      track(released);
+      if (!released) {
+        released = session.release();
+        track(released);
+      }
       // Keep the session only while processes of it remain, so pruning and close() kill them.
-      if (!(await session.hasLingeringProcesses())) sessions.remove(session.id);
+      if (!(await lingering)) sessions.remove(session.id);
       if (result.data?.spool_path !== undefined) await released;
     } else sessions.announce(session);
     return result;

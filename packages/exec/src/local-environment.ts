@@ -2,7 +2,7 @@ import { createNodeWorkspace } from '@toolhost/core/node';
 import type { Environment, EnvironmentProcesses, Executor } from '@toolhost/core';
 import { createPipeExecutor } from './pipe-executor.js';
 import { findMarkedProcesses, killMarkedProcesses, processGroupExists } from './process-tree.js';
-import { createPtyExecutor } from './pty-executor.js';
+import { createPtyExecutor, wrapperReaped } from './pty-executor.js';
 import { shellCommand } from './shell-command.js';
 
 /** Options of {@link createLocalProcesses}. */
@@ -24,6 +24,7 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Envir
     executor: (kind) => (kind === 'pty' ? (pty ??= createPtyExecutor()) : pipe),
     shell: (kind, cmd, env) => shellCommand(kind, cmd, env),
     async hasProcesses(child, marker) {
+      await wrapperReaped(child);
       if (processGroupExists(child.pid)) return true;
       // Processes the command started have pids above its shell's (until pids wrap around, which close()'s host-wide
       // sweep still covers), so only those are read.

@@ -38,6 +38,9 @@ class PtyProcess implements ExecProcess {
   private exit: ProcessExit | undefined;
   private readonly exited: Promise<void>;
   private readonly scanner: ExitSentinelScanner;
+  /** Resolves once the wrapper is gone (reaped after the sentinel, or exited). */
+  readonly reaped: Promise<void>;
+  private markReaped!: () => void;
 
   constructor(
     private readonly terminal: NodePty.IPty,
@@ -47,10 +50,12 @@ class PtyProcess implements ExecProcess {
     this.scanner = new ExitSentinelScanner(nonce);
     let markExited!: () => void;
     this.exited = new Promise((resolve) => (markExited = resolve));
+    this.reaped = new Promise((resolve) => (this.markReaped = resolve));
     // With `encoding: null` node-pty hands over Buffers, though its typings say string.
     terminal.onData((data) => this.receive(data as unknown as Uint8Array));
     terminal.onExit(({ exitCode, signal }) => {
       markExited();
+      this.markReaped();
       // Only when the wrapper itself was killed (by close(), or by the command) does the sentinel never come.
       if (!this.scanner.complete) {
         const rest = this.scanner.flush();
@@ -64,8 +69,9 @@ class PtyProcess implements ExecProcess {
     const scan = this.scanner.scan(chunk);
     if (scan.output.length > 0) this.emit(scan.output);
     if (scan.exitCode !== undefined) {
-      const exit = { exitCode: scan.exitCode };
-      // The wrapper is stopped: end it, then report once it is gone (so the process group holds only the command's leftovers).
+      // Every byte before the sentinel has been read: report the exit now. The wrapper is stopped: end it; whoever
+      // looks for the command's leftover processes waits for it to be reaped first (see wrapperReaped).
+      this.settle({ exitCode: scan.exitCode });
       try {
         process.kill(this.pid, 'SIGKILL');
       } catch {
@@ -73,7 +79,7 @@ class PtyProcess implements ExecProcess {
       }
       const deadline = performance.now() + WRAPPER_REAP_MS;
       const waitForReap = () => {
-        if (!processExists(this.pid) || performance.now() > deadline) this.settle(exit);
+        if (!processExists(this.pid) || performance.now() > deadline) this.markReaped();
         else setTimeout(waitForReap, 1);
       };
       waitForReap();
@@ -119,6 +125,14 @@ class PtyProcess implements ExecProcess {
     await killProcessTree(this.pid);
     await withTimeout(this.exited, 5_000);
   }
+}
+
+/**
+ * Resolves once a PTY process's wrapper is gone, so its process group holds only what the command left running;
+ * resolves at once for any other process.
+ */
+export function wrapperReaped(process: ExecProcess): Promise<void> {
+  return process instanceof PtyProcess ? process.reaped : Promise.resolve();
 }
 
 let nodePty: Promise<typeof NodePty> | undefined;

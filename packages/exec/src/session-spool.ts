@@ -25,6 +25,11 @@ export class SessionSpool {
     return (this.writer?.bytesWritten ?? 0) + this.pendingBytes;
   }
 
+  /** True once the file is open; its path then stays valid after end(). */
+  get isOpen(): boolean {
+    return this.writer !== undefined;
+  }
+
   /** Takes a chunk; false when the file's write backlog is full and the producer should pause until `drained()`. */
   write(chunk: Uint8Array): boolean {
     if (this.ended) return true;
