@@ -340,6 +340,31 @@ describe('process trees', () => {
     }
   });
 
+  test('a PTY command that exits is dropped at once, though its wrapper may still be on its way out', async () => {
+    const h = harness();
+    for (let round = 0; round < 5; round++) {
+      const result = await h.exec({ cmd: `echo round ${round}`, tty: true, yield_time_ms: 20_000 });
+      expect(result.data?.exit_code).toBe(0);
+      expect(h.tools.sessionIds()).toEqual([]);
+    }
+  });
+
+  test('a PTY command keeps its session while a child without the marker stays in its process group', async () => {
+    const h = harness();
+    try {
+      // The child ignores the terminal's hang-up (sent when the command's wrapper ends) before the command exits.
+      const cmd = "(trap '' HUP; : > hup-ignored; exec env -i sleep 3003.1) >/dev/null 2>&1 </dev/null & until [ -e hup-ignored ]; do :; done; echo started";
+      const result = await h.exec({ cmd, tty: true, yield_time_ms: 20_000 });
+      expect(result.data?.exit_code).toBe(0);
+      expect(h.tools.sessionIds()).toHaveLength(1);
+      await eventually(() => processesWithCommandLine('sleep 3003.1').length === 1);
+      await h.tools.close();
+      await eventually(() => processesWithCommandLine('sleep 3003.1').length === 0);
+    } finally {
+      for (const pid of processesWithCommandLine('sleep 3003.1')) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   test('pruning an exited session kills its double-forked leftovers', async () => {
     const h = harness({ maxSessions: 1 });
     try {
