@@ -1,7 +1,7 @@
 import type Dockerode from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { ExitSentinelScanner, newSentinelNonce, REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
+import { ExitSentinelScanner, newSentinelNonce, RemoteCommandOutput, REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
 import { FrameDemuxer } from './frame-demuxer.js';
 import type { ShellStream } from './helper-shell.js';
 import type { ScriptOutcome } from './script-workspace.js';
@@ -11,19 +11,6 @@ const MARKER_VARIABLE = 'TOOLHOST_SESSION';
 
 /** How often the exec's state is polled after start: quickly at first, then backing off. */
 const POLL_STEPS_MS = [2, 4, 8, 16, 32, 64, 100];
-
-/**
- * When a command ends without its exit sentinel (it was killed with its start shell, or the container stopped), output
- * counts as drained after the exit once nothing arrived for this long, or at the latest after the maximum.
- */
-const DRAIN_QUIET_MS = 25;
-const DRAIN_MAX_MS = 250;
-
-/**
- * A start shell that exited on its own wrote the exit sentinel, which may still be on its way behind the output: it is
- * waited for until nothing arrived for this long (a start shell that could not run at all writes none).
- */
-const SENTINEL_QUIET_MS = 5_000;
 
 /**
  * Docker 20.10 ignores the console size given at creation and the resize arrives after the start: a TTY command first
@@ -154,14 +141,7 @@ export async function markerInTop(container: Dockerode.Container, marker: string
 
 class DockerProcess implements ExecProcess {
   readonly pid = 0;
-  private readonly dataListeners: Array<(chunk: Uint8Array) => void> = [];
-  private readonly queued: Uint8Array[] = [];
-  private settleListeners: Array<(exit: ProcessExit) => void> = [];
-  private exit: ProcessExit | undefined;
-  private settled = false;
-  private quietTimer: NodeJS.Timeout | undefined;
-  private maxTimer: NodeJS.Timeout | undefined;
-  private quietMs = DRAIN_QUIET_MS;
+  private readonly output: RemoteCommandOutput;
   private readonly demuxer: FrameDemuxer | undefined;
   private killed = false;
   private streamEnded = false;
@@ -174,31 +154,23 @@ class DockerProcess implements ExecProcess {
     tty: boolean,
     private readonly marker: string | undefined,
     private readonly killMarked: (marker: string) => Promise<void>,
-    private readonly scanner: ExitSentinelScanner,
+    scanner: ExitSentinelScanner,
   ) {
-    this.demuxer = tty ? undefined : new FrameDemuxer((chunk) => this.receive(chunk));
-    stream.on('data', (chunk: Buffer) => (this.demuxer ? this.demuxer.push(chunk) : this.receive(chunk)));
+    this.output = new RemoteCommandOutput(scanner, () => stream.destroy());
+    this.demuxer = tty ? undefined : new FrameDemuxer((chunk) => this.output.receive(chunk));
+    stream.on('data', (chunk: Buffer) => (this.demuxer ? this.demuxer.push(chunk) : this.output.receive(chunk)));
     stream.on('error', () => {});
     // The stream's end is no exit signal (it may come seconds late), but once the exit is known it means all output is in.
     stream.on('end', () => {
       this.streamEnded = true;
-      if (this.exit) this.settle();
+      this.output.settle();
     });
     this.exited = this.watch();
   }
 
-  /** Output from the stream: the exit sentinel, once read, settles the command with everything before it delivered. */
-  private receive(chunk: Uint8Array): void {
-    const { output, exitCode } = this.scanner.scan(chunk);
-    if (output.length > 0) this.emit(output);
-    if (exitCode === undefined || this.settled) return;
-    this.exit = exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode };
-    this.settle();
-  }
-
   private async watch(): Promise<void> {
-    const exitCode = await waitForExecExit(this.exec, () => this.settled);
-    if (this.exit) return;
+    const exitCode = await waitForExecExit(this.exec, () => this.output.hasExit);
+    if (this.output.hasExit) return;
     // A vanished exec, or a kill nobody here asked for: say when the container itself went away.
     if (exitCode === undefined || (exitCode >= 128 && !this.killed)) {
       // The container's state may lag its processes' deaths by a moment: look a few times.
@@ -212,62 +184,27 @@ class DockerProcess implements ExecProcess {
         if (!running) break;
         await delay(50);
       }
-      if (!running) this.emit(Buffer.from('\n[toolhost: the container stopped while this command ran]\n'));
-      else if (exitCode === undefined) this.emit(Buffer.from('\n[toolhost: Docker lost track of this command; its exit code is unknown]\n'));
+      if (!running) this.output.emit(Buffer.from('\n[toolhost: the container stopped while this command ran]\n'));
+      else if (exitCode === undefined) this.output.emit(Buffer.from('\n[toolhost: Docker lost track of this command; its exit code is unknown]\n'));
     }
-    if (this.exit) return;
-    this.exit = exitCode === undefined ? { exitCode: 137, signal: 'SIGKILL' } : exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode };
-    if (this.streamEnded) return this.settle();
-    // Docker's stream ends late (and never waits for background children): wait for the sentinel, or a quiet spell without one.
-    this.awaitOutput(this.exit);
-  }
-
-  private emit(chunk: Uint8Array): void {
-    if (this.settled) return;
-    if (this.dataListeners.length === 0) this.queued.push(chunk);
-    else for (const listener of this.dataListeners) listener(chunk);
-    if (this.exit) this.armQuietTimer();
-  }
-
-  /** After the exit: wait for the sentinel when the start shell ran to its end, else for a short quiet spell. */
-  private awaitOutput(exit: ProcessExit): void {
-    if (exit.signal === undefined && exit.exitCode < 128) this.quietMs = SENTINEL_QUIET_MS;
-    else this.maxTimer = setTimeout(() => this.settle(), DRAIN_MAX_MS);
-    this.armQuietTimer();
-  }
-
-  private armQuietTimer(): void {
-    if (this.quietTimer) clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.settle(), this.quietMs);
-  }
-
-  private settle(): void {
-    if (this.settled || !this.exit) return;
-    if (!this.scanner.complete) {
-      const held = this.scanner.flush();
-      if (held.length > 0) this.emit(held);
-    }
-    this.settled = true;
-    clearTimeout(this.quietTimer);
-    clearTimeout(this.maxTimer);
-    this.stream.destroy();
-    const listeners = this.settleListeners;
-    this.settleListeners = [];
-    for (const listener of listeners) listener(this.exit);
+    // Docker's stream ends late (and never waits for background children): unless it has ended, wait for the sentinel,
+    // or a quiet spell without one.
+    this.output.exited(
+      exitCode === undefined ? { exitCode: 137, signal: 'SIGKILL' } : exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode },
+      this.streamEnded,
+    );
   }
 
   onData(listener: (chunk: Uint8Array) => void): void {
-    this.dataListeners.push(listener);
-    for (const chunk of this.queued.splice(0)) listener(chunk);
+    this.output.onData(listener);
   }
 
   onSettled(listener: (exit: ProcessExit) => void): void {
-    if (this.settled && this.exit) listener(this.exit);
-    else this.settleListeners.push(listener);
+    this.output.onSettled(listener);
   }
 
   write(text: string): void {
-    if (!this.exit && this.stream.writable) this.stream.write(text);
+    if (!this.output.hasExit && this.stream.writable) this.stream.write(text);
   }
 
   pause(): void {
@@ -285,10 +222,11 @@ class DockerProcess implements ExecProcess {
 
   async kill(): Promise<void> {
     this.killed = true;
+    this.output.killed = true;
     // Docker cannot kill an exec: a second exec kills every process carrying this command's marker, group included.
     if (this.marker !== undefined) await this.killMarked(this.marker).catch(() => undefined);
     await Promise.race([this.exited, delay(5_000)]);
-    this.settle();
+    this.output.settle();
   }
 }
 

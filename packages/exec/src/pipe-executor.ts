@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { constants } from 'node:os';
+import { ProcessListeners } from '@toolhost/core';
 import type { ExecProcess, Executor, ProcessExit, SpawnRequest } from './executor.js';
 import { signalExitCode } from './executor.js';
 import { killProcessTree } from './process-tree.js';
@@ -29,11 +30,8 @@ export function exitFrom(code: number | null, signal: NodeJS.Signals | null): Pr
  */
 class PipeProcess implements ExecProcess {
   readonly pid: number;
-  private readonly dataListeners: Array<(chunk: Uint8Array) => void> = [];
-  private readonly queued: Uint8Array[] = [];
-  private settleListeners: Array<(exit: ProcessExit) => void> = [];
+  private readonly listeners = new ProcessListeners();
   private exit: ProcessExit | undefined;
-  private settled = false;
   private openStreams = 2;
   private paused = false;
   /** Bumped by every pause: a drain check that saw a pause starts over. */
@@ -48,7 +46,7 @@ class PipeProcess implements ExecProcess {
     child.on('error', () => {});
     child.stdin.on('error', () => {});
     for (const stream of [child.stdout, child.stderr]) {
-      stream.on('data', (chunk: Buffer) => this.emit(chunk));
+      stream.on('data', (chunk: Buffer) => this.listeners.emit(chunk));
       stream.on('error', () => {});
       stream.on('close', () => {
         this.openStreams -= 1;
@@ -66,7 +64,7 @@ class PipeProcess implements ExecProcess {
 
   /** Settles after two poll phases in a row with reading on (restarting after any pause); see the class comment. */
   private drain(): void {
-    if (this.settled || this.paused || this.draining) return;
+    if (this.listeners.settled || this.paused || this.draining) return;
     this.draining = true;
     const epoch = this.pauseEpoch;
     setImmediate(() =>
@@ -78,27 +76,16 @@ class PipeProcess implements ExecProcess {
     );
   }
 
-  private emit(chunk: Uint8Array): void {
-    if (this.dataListeners.length === 0) this.queued.push(chunk);
-    else for (const listener of this.dataListeners) listener(chunk);
-  }
-
   private settle(): void {
-    if (this.settled || !this.exit) return;
-    this.settled = true;
-    const listeners = this.settleListeners;
-    this.settleListeners = [];
-    for (const listener of listeners) listener(this.exit);
+    if (this.exit) this.listeners.settle(this.exit);
   }
 
   onData(listener: (chunk: Uint8Array) => void): void {
-    this.dataListeners.push(listener);
-    for (const chunk of this.queued.splice(0)) listener(chunk);
+    this.listeners.onData(listener);
   }
 
   onSettled(listener: (exit: ProcessExit) => void): void {
-    if (this.settled && this.exit) listener(this.exit);
-    else this.settleListeners.push(listener);
+    this.listeners.onSettled(listener);
   }
 
   write(text: string): void {

@@ -2,7 +2,7 @@ import type * as NodePty from '@lydell/node-pty';
 import { constants } from 'node:os';
 import type { ExecProcess, Executor, ProcessExit, SpawnRequest } from './executor.js';
 import { signalExitCode } from './executor.js';
-import { ExitSentinelScanner, newSentinelNonce } from '@toolhost/core';
+import { ExitSentinelScanner, newSentinelNonce, ProcessListeners } from '@toolhost/core';
 import { EXIT_SENTINEL_SCRIPT } from './pty-sentinel-script.js';
 import { killProcessTree } from './process-tree.js';
 import { withTimeout } from './with-timeout.js';
@@ -20,9 +20,7 @@ const WRAPPER_SHELL = '/bin/sh';
  */
 class PtyProcess implements ExecProcess {
   readonly pid: number;
-  private readonly dataListeners: Array<(chunk: Uint8Array) => void> = [];
-  private readonly queued: Uint8Array[] = [];
-  private settleListeners: Array<(exit: ProcessExit) => void> = [];
+  private readonly listeners = new ProcessListeners();
   private exit: ProcessExit | undefined;
   private readonly exited: Promise<void>;
   private readonly scanner: ExitSentinelScanner;
@@ -67,26 +65,20 @@ class PtyProcess implements ExecProcess {
   }
 
   private settle(exit: ProcessExit): void {
-    if (this.exit) return;
-    this.exit = exit;
-    const listeners = this.settleListeners;
-    this.settleListeners = [];
-    for (const listener of listeners) listener(exit);
+    this.exit ??= exit;
+    this.listeners.settle(this.exit);
   }
 
   private emit(chunk: Uint8Array): void {
-    if (this.dataListeners.length === 0) this.queued.push(chunk);
-    else for (const listener of this.dataListeners) listener(chunk);
+    this.listeners.emit(chunk);
   }
 
   onData(listener: (chunk: Uint8Array) => void): void {
-    this.dataListeners.push(listener);
-    for (const chunk of this.queued.splice(0)) listener(chunk);
+    this.listeners.onData(listener);
   }
 
   onSettled(listener: (exit: ProcessExit) => void): void {
-    if (this.exit) listener(this.exit);
-    else this.settleListeners.push(listener);
+    this.listeners.onSettled(listener);
   }
 
   write(text: string): void {

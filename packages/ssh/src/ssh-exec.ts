@@ -1,23 +1,10 @@
 import type { ClientChannel } from 'ssh2';
-import { ExitSentinelScanner, newSentinelNonce, remoteKillScript, REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
+import { ExitSentinelScanner, newSentinelNonce, RemoteCommandOutput, remoteKillScript, REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
 import { shellQuote } from './shell-quote.js';
 import type { SshPool } from './ssh-pool.js';
 
 /** The variable carrying a command's marker. */
 const MARKER_VARIABLE = 'TOOLHOST_SESSION';
-
-/**
- * When a command ends without its exit sentinel (its start shell was killed, or the connection dropped), output counts
- * as drained after the exit once nothing arrived for this long, or at the latest after the maximum.
- */
-const DRAIN_QUIET_MS = 25;
-const DRAIN_MAX_MS = 250;
-
-/**
- * A start shell that exited on its own wrote the exit sentinel, which may still be on its way behind the output: it is
- * waited for until nothing arrived for this long (a start shell that could not run at all writes none).
- */
-const SENTINEL_QUIET_MS = 5_000;
 
 const SIGNAL_NUMBERS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, ABRT: 6, KILL: 9, SEGV: 11, PIPE: 13, ALRM: 14, TERM: 15 };
 
@@ -57,113 +44,56 @@ export async function runSshScript(pool: SshPool, script: string, args: string[]
 
 class SshProcess implements ExecProcess {
   readonly pid = 0;
-  private readonly dataListeners: Array<(chunk: Uint8Array) => void> = [];
-  private readonly queued: Uint8Array[] = [];
-  private settleListeners: Array<(exit: ProcessExit) => void> = [];
-  private exit: ProcessExit | undefined;
-  private settled = false;
-  private quietTimer: NodeJS.Timeout | undefined;
-  private maxTimer: NodeJS.Timeout | undefined;
-  private quietMs = DRAIN_QUIET_MS;
+  private readonly output: RemoteCommandOutput;
   private readonly exited: Promise<void>;
-  private killed = false;
 
   constructor(
     private readonly pool: SshPool,
     private readonly channel: ClientChannel,
     private readonly marker: string | undefined,
-    private readonly scanner: ExitSentinelScanner,
+    scanner: ExitSentinelScanner,
   ) {
-    channel.on('data', (chunk: Buffer) => this.receive(chunk));
+    // Once settled, stop waiting for background children that hold the output open: their processes stay (and are
+    // found by marker).
+    this.output = new RemoteCommandOutput(scanner, () => channel.close());
+    channel.on('data', (chunk: Buffer) => this.output.receive(chunk));
     // The start script sends stderr to stdout; anything on stderr comes from the login shell before it.
-    channel.stderr.on('data', (chunk: Buffer) => this.emit(chunk));
+    channel.stderr.on('data', (chunk: Buffer) => this.output.emit(chunk));
     channel.on('error', () => {});
     this.exited = new Promise<void>((resolve) => {
       // Settle on `exit` (the process state), not on `close`, which waits for background children holding the output.
       channel.on('exit', (code: number | null, signal?: string) => {
-        if (code !== null && code !== undefined) this.exited_({ exitCode: code });
+        if (code !== null && code !== undefined) this.output.exited({ exitCode: code });
         else {
           const name = signal ? signal.replace(/^SIG/, '') : 'KILL';
-          this.exited_({ exitCode: 128 + (SIGNAL_NUMBERS[name] ?? 9), signal: `SIG${name}` });
+          this.output.exited({ exitCode: 128 + (SIGNAL_NUMBERS[name] ?? 9), signal: `SIG${name}` });
         }
         resolve();
       });
       channel.on('connection-lost', () => {
-        if (!this.exit) {
-          this.emit(Buffer.from('\n[toolhost: the SSH connection dropped while this command ran; its exit code is unknown]\n'));
-          this.exited_({ exitCode: 255 });
+        if (!this.output.hasExit) {
+          this.output.emit(Buffer.from('\n[toolhost: the SSH connection dropped while this command ran; its exit code is unknown]\n'));
+          this.output.exited({ exitCode: 255 });
         }
         resolve();
       });
       channel.on('close', () => {
-        if (!this.exit) this.exited_({ exitCode: 255 });
+        this.output.exited({ exitCode: 255 });
         resolve();
       });
     });
   }
 
-  /** Output from the channel: the exit sentinel, once read, settles the command with everything before it delivered. */
-  private receive(chunk: Uint8Array): void {
-    const { output, exitCode } = this.scanner.scan(chunk);
-    if (output.length > 0) this.emit(output);
-    if (exitCode === undefined || this.settled) return;
-    this.exit = exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode };
-    this.settle();
-  }
-
-  private exited_(exit: ProcessExit): void {
-    if (this.exit) return;
-    this.exit = exit;
-    this.awaitOutput(exit);
-  }
-
-  private emit(chunk: Uint8Array): void {
-    if (this.settled) return;
-    if (this.dataListeners.length === 0) this.queued.push(chunk);
-    else for (const listener of this.dataListeners) listener(chunk);
-    if (this.exit) this.armQuietTimer();
-  }
-
-  /** After the exit: wait for the sentinel when the start shell ran to its end, else for a short quiet spell. */
-  private awaitOutput(exit: ProcessExit): void {
-    if (exit.signal === undefined && exit.exitCode < 128) this.quietMs = SENTINEL_QUIET_MS;
-    else this.maxTimer = setTimeout(() => this.settle(), DRAIN_MAX_MS);
-    this.armQuietTimer();
-  }
-
-  private armQuietTimer(): void {
-    if (this.quietTimer) clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.settle(), this.quietMs);
-  }
-
-  private settle(): void {
-    if (this.settled || !this.exit) return;
-    if (!this.scanner.complete) {
-      const held = this.scanner.flush();
-      if (held.length > 0) this.emit(held);
-    }
-    this.settled = true;
-    clearTimeout(this.quietTimer);
-    clearTimeout(this.maxTimer);
-    // Stop waiting for background children that hold the output open: their processes stay (and are found by marker).
-    this.channel.close();
-    const listeners = this.settleListeners;
-    this.settleListeners = [];
-    for (const listener of listeners) listener(this.exit);
-  }
-
   onData(listener: (chunk: Uint8Array) => void): void {
-    this.dataListeners.push(listener);
-    for (const chunk of this.queued.splice(0)) listener(chunk);
+    this.output.onData(listener);
   }
 
   onSettled(listener: (exit: ProcessExit) => void): void {
-    if (this.settled && this.exit) listener(this.exit);
-    else this.settleListeners.push(listener);
+    this.output.onSettled(listener);
   }
 
   write(text: string): void {
-    if (!this.exit && this.channel.writable) this.channel.write(text);
+    if (!this.output.hasExit && this.channel.writable) this.channel.write(text);
   }
 
   pause(): void {
@@ -180,12 +110,12 @@ class SshProcess implements ExecProcess {
   }
 
   async kill(): Promise<void> {
-    this.killed = true;
+    this.output.killed = true;
     // OpenSSH refuses signal requests for root: a second channel kills every process carrying this command's marker.
     if (this.marker !== undefined) await runSshScript(this.pool, remoteKillScript({ exact: this.marker })).catch(() => undefined);
     await Promise.race([this.exited, delay(5_000)]);
-    if (!this.exit) this.exited_({ exitCode: 137, signal: 'SIGKILL' });
-    this.settle();
+    this.output.exited({ exitCode: 137, signal: 'SIGKILL' });
+    this.output.settle();
   }
 }
 
