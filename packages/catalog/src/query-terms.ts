@@ -1,5 +1,5 @@
 import { isQueryStopWord, splitWords, stemWord } from './search-text.js';
-import { isAbbreviation, synonymsOf } from './search-synonyms.js';
+import { isAbbreviation, leadingVerbSynonymsOf, synonymsOf } from './search-synonyms.js';
 
 /** One term sent to the index, with how it is matched and which query words it stands for. */
 export interface QueryTerm {
@@ -67,7 +67,8 @@ export function buildQueryTerms(text: string, known: (term: string) => boolean):
       const prefix = word.length >= 3 && !fixed && (!isKnown || group === groupOf.size - 1);
       push({ term: fixed ?? stem, groups: [group], weight: fixed ? TRANSPOSED_WEIGHT : 1, fuzzy, prefix });
       const synonymWeight = isAbbreviation(word) ? ABBREVIATION_WEIGHT : SYNONYM_WEIGHT;
-      for (const synonym of synonymsOf(word)) {
+      const leading = position === 0 ? leadingVerbSynonymsOf(word) : [];
+      for (const synonym of [...synonymsOf(word), ...leading]) {
         for (const part of splitWords(synonym)) {
           if (isQueryStopWord(part)) continue;
           push({ term: stemWord(part), groups: [group], weight: synonymWeight, fuzzy: false, prefix: false });

@@ -37,6 +37,7 @@ const GROUPS: string[][] = [
   ['kv', 'key value'],
   ['regex', 'regular expression'],
   ['regexp', 'regular expression'],
+  ['ci', 'continuous integration', 'workflow', 'pipeline'],
 ];
 
 /** Synonym sets of interchangeable words (each one expands to the others). */
@@ -56,13 +57,19 @@ const EQUIVALENTS: string[][] = [
   ['secret', 'credential', 'password'],
   ['latest', 'newest', 'recent'],
   ['several', 'multiple', 'batch', 'bulk'],
+  ['mute', 'silence', 'snooze'],
+  ['near', 'nearby', 'local'],
+  ['web', 'internet'],
+  ['member', 'user'],
+  ['usage', 'consumption'],
+  ['permission', 'access', 'restriction'],
+  ['popup', 'dialog', 'modal'],
 ];
 
 /** One-way expansions (a bug is an issue; an issue is not always a bug). */
 const ONE_WAY: [string, string][] = [
   ['bug', 'issue'],
   ['new', 'create'],
-  ['open', 'create'],
   ['add', 'create'],
   ['make', 'create'],
   ['show', 'list'],
@@ -92,6 +99,36 @@ const ONE_WAY: [string, string][] = [
   ['remember', 'memory'],
   ['picture', 'screenshot'],
   ['photo', 'screenshot'],
+  ['kill', 'delete'],
+  ['forget', 'delete'],
+  ['forget', 'memory'],
+  ['publish', 'create'],
+  ['publish', 'post'],
+  ['bill', 'invoice'],
+  ['unstage', 'reset'],
+  ['close', 'update'],
+  ['download', 'fetch'],
+  ['drive', 'directions'],
+  ['drive', 'travel'],
+  ['shop', 'place'],
+  ['shop', 'business'],
+  ['store', 'place'],
+  ['modified', 'metadata'],
+  ['modification', 'metadata'],
+  ['http', 'url'],
+  ['https', 'url'],
+  ['www', 'url'],
+];
+
+/**
+ * Expansions for a verb that opens a request and means something else elsewhere: "open a PR" creates one, while
+ * "list open PRs" does not; "file a bug" creates one, while "read the file" does not.
+ */
+const LEADING_VERBS: [string, string][] = [
+  ['open', 'create'],
+  ['file', 'create'],
+  ['raise', 'create'],
+  ['submit', 'create'],
 ];
 
 function buildTable(): Map<string, string[]> {
@@ -118,6 +155,14 @@ for (const [key, values] of TABLE) {
 }
 
 const ABBREVIATIONS = new Set(GROUPS.map(([key]) => key));
+
+const LEADING_TABLE = new Map<string, string[]>();
+for (const [key, value] of LEADING_VERBS) LEADING_TABLE.set(key, [...(LEADING_TABLE.get(key) ?? []), value]);
+
+/** What a lower-case query word expands to when it is the first word of the request (an imperative verb). */
+export function leadingVerbSynonymsOf(word: string): readonly string[] {
+  return LEADING_TABLE.get(word) ?? [];
+}
 
 /** Whether a lower-case query word is an abbreviation whose expansion means exactly the same ("pr", "k8s", "db"). */
 export function isAbbreviation(word: string): boolean {
