@@ -9,6 +9,7 @@ import { hashingEmbedder } from '../packages/catalog/src/__fixtures__/hashing-em
 import { loadMcpServerCatalog } from '../packages/catalog/src/__fixtures__/load-mcp-server-catalog.js';
 import { HELD_OUT_QUERIES, TUNING_QUERIES } from '../packages/catalog/src/__fixtures__/mcp-server-queries.js';
 import { FRESH_HELD_OUT_QUERIES } from '../packages/catalog/src/__fixtures__/mcp-server-queries-fresh.js';
+import { MORE_TUNING_QUERIES } from '../packages/catalog/src/__fixtures__/mcp-server-queries-more-tuning.js';
 import { measureRelevance } from '../packages/catalog/src/__fixtures__/measure-relevance.js';
 
 const STOP_WORDS = new Set('a an and are as at be by for from in is it of on or the to with'.split(' '));
@@ -45,12 +46,12 @@ export default async function catalogRelevanceBench(): Promise<void> {
     rows.push(['hybrid, averaged GloVe 100-d', (query, limit) => glove.find(query, limit)]);
   }
   console.log(
-    `${entries.length} tools; ${TUNING_QUERIES.length} tuning requests, ${HELD_OUT_QUERIES.length} first held-out (since read while tuning), ${FRESH_HELD_OUT_QUERIES.length} fresh held-out\n`,
+    `${entries.length} tools; ${TUNING_QUERIES.length + MORE_TUNING_QUERIES.length} tuning requests, ${HELD_OUT_QUERIES.length} first held-out (since read while tuning), ${FRESH_HELD_OUT_QUERIES.length} fresh held-out\n`,
   );
   console.log('| ranking | tuning top-1 | tuning recall@5 | first held-out top-1 | first held-out recall@5 | fresh held-out top-1 | fresh held-out recall@5 |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [label, search] of rows) {
-    const tuning = await measureRelevance(TUNING_QUERIES, search);
+    const tuning = await measureRelevance([...TUNING_QUERIES, ...MORE_TUNING_QUERIES], search);
     const heldOut = await measureRelevance(HELD_OUT_QUERIES, search);
     const fresh = await measureRelevance(FRESH_HELD_OUT_QUERIES, search);
     const cell = (value: number) => value.toFixed(3);

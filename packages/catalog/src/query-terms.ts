@@ -30,6 +30,18 @@ function transposed(term: string, known: (term: string) => boolean): string | un
   return undefined;
 }
 
+/** A file name or path in a request ("README.old", "src/index.ts"): its first word also stands for "file". */
+const FILE_NAME = /(?:^|[\s"'`(])((?:[\w.-]+\/)*[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|md|txt|py|go|rs|java|rb|php|c|h|cpp|cs|sh|yaml|yml|toml|ini|cfg|conf|env|csv|log|xml|html|css|sql|pdf|png|jpe?g|gif|svg|zip|lock|old|bak))(?=$|[\s"'`),;:!?])/gi;
+
+function fileNameWords(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const match of text.matchAll(FILE_NAME)) {
+    const first = splitWords(match[1]!)[0];
+    if (first !== undefined) words.add(first);
+  }
+  return words;
+}
+
 function fuzzyFor(word: string): number | false {
   if (word.length >= 8) return 2;
   if (word.length >= 4) return 1;
@@ -53,6 +65,7 @@ export function buildQueryTerms(text: string, known: (term: string) => boolean):
     for (const group of term.groups) if (!existing.groups.includes(group)) existing.groups.push(group);
     if (term.weight > existing.weight) Object.assign(existing, { weight: term.weight, fuzzy: term.fuzzy, prefix: term.prefix });
   };
+  const fileWords = fileNameWords(text);
   const groupOf = new Map<number, number>();
   for (const [position, word] of words.entries()) if (!isQueryStopWord(word)) groupOf.set(position, groupOf.size);
   for (const [position, word] of words.entries()) {
@@ -68,7 +81,8 @@ export function buildQueryTerms(text: string, known: (term: string) => boolean):
       push({ term: fixed ?? stem, groups: [group], weight: fixed ? TRANSPOSED_WEIGHT : 1, fuzzy, prefix });
       const synonymWeight = isAbbreviation(word) ? ABBREVIATION_WEIGHT : SYNONYM_WEIGHT;
       const leading = position === 0 ? leadingVerbSynonymsOf(word) : [];
-      for (const synonym of [...synonymsOf(word), ...leading]) {
+      const file = fileWords.has(word) ? ['file'] : [];
+      for (const synonym of [...synonymsOf(word), ...leading, ...file]) {
         for (const part of splitWords(synonym)) {
           if (isQueryStopWord(part)) continue;
           push({ term: stemWord(part), groups: [group], weight: synonymWeight, fuzzy: false, prefix: false });
