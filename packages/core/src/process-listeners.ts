@@ -7,7 +7,7 @@ export class ProcessListeners {
   private settleListeners: Array<(exit: ProcessExit) => void> = [];
   private settledExit: ProcessExit | undefined;
 
-  /** True once {@link settle} was called. */
+  /** True once `settle` was called. */
   get settled(): boolean {
     return this.settledExit !== undefined;
   }
