@@ -9,6 +9,7 @@ describe('buildQueryTerms', () => {
   it('reads "open", "file", "raise" and "submit" as create only when they open the request', () => {
     expect(termsOf('open a pull request')).toContain(stemWord('create'));
     expect(termsOf('file a bug')).toContain(stemWord('create'));
+    expect(termsOf('please open a pull request')).toContain(stemWord('create'));
     expect(termsOf('list open pull requests')).not.toContain(stemWord('create'));
     expect(termsOf('read the file')).not.toContain(stemWord('create'));
   });

@@ -80,7 +80,7 @@ export function buildQueryTerms(text: string, known: (term: string) => boolean):
       const prefix = word.length >= 3 && !fixed && (!isKnown || group === groupOf.size - 1);
       push({ term: fixed ?? stem, groups: [group], weight: fixed ? TRANSPOSED_WEIGHT : 1, fuzzy, prefix });
       const synonymWeight = isAbbreviation(word) ? ABBREVIATION_WEIGHT : SYNONYM_WEIGHT;
-      const leading = position === 0 ? leadingVerbSynonymsOf(word) : [];
+      const leading = group === 0 ? leadingVerbSynonymsOf(word) : [];
       const file = fileWords.has(word) ? ['file'] : [];
       for (const synonym of [...synonymsOf(word), ...leading, ...file]) {
         for (const part of splitWords(synonym)) {
