@@ -2,7 +2,7 @@ import { createNodeWorkspace } from '@toolhost/core/node';
 import type { Environment, EnvironmentProcesses, Executor } from '@toolhost/core';
 import { createPipeExecutor } from './pipe-executor.js';
 import { findMarkedProcesses, killMarkedProcesses, processGroupExists } from './process-tree.js';
-import { createPtyExecutor, wrapperGone } from './pty-executor.js';
+import { createPtyExecutor, wrapperReaped } from './pty-executor.js';
 import { shellCommand } from './shell-command.js';
 
 /** Options of {@link createLocalProcesses}. */
@@ -24,12 +24,12 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Envir
     executor: (kind) => (kind === 'pty' ? (pty ??= createPtyExecutor()) : pipe),
     shell: (kind, cmd, env) => shellCommand(kind, cmd, env),
     async hasProcesses(child, marker) {
-      // A PTY command's wrapper may still be on its way out: its group then says nothing, and the look-up below leaves
-      // its pid out instead of waiting for it.
-      if (wrapperGone(child) && processGroupExists(child.pid)) return true;
       // Processes the command started have pids above its shell's (until pids wrap around, which close()'s host-wide
-      // sweep still covers), so only those are read: the marked ones, and those still in the shell's group.
-      return (await findMarkedProcesses({ exact: marker }, { minPid: child.pid + 1, processGroup: child.pid })).length > 0;
+      // sweep still covers), so only those are read. A PTY command's wrapper is being reaped meanwhile (it settles
+      // as soon as its exit report is read); its process group is looked at once it is gone.
+      if ((await findMarkedProcesses({ exact: marker }, { minPid: child.pid + 1 })).length > 0) return true;
+      await wrapperReaped(child);
+      return processGroupExists(child.pid);
     },
     killMarked: (match) => killMarkedProcesses(match),
   };

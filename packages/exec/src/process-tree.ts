@@ -106,9 +106,8 @@ function environHolds(environ: Buffer, match: MarkerMatch): boolean {
  * Pids of the processes whose environment carries the session marker, found by reading `/proc/<pid>/environ`
  * (readable for processes of the same user, and for all as root). This finds children that left the process group
  * and lost their parent (setsid, double fork); only a child that scrubbed its environment escapes. Empty without `/proc`.
- * With `processGroup`, members of that process group count too, marker or not.
  */
-export async function findMarkedProcesses(match: MarkerMatch, options: { minPid?: number; processGroup?: number } = {}): Promise<number[]> {
+export async function findMarkedProcesses(match: MarkerMatch, options: { minPid?: number } = {}): Promise<number[]> {
   let names: string[];
   try {
     names = await readdir('/proc');
@@ -116,7 +115,6 @@ export async function findMarkedProcesses(match: MarkerMatch, options: { minPid?
     return [];
   }
   const minPid = options.minPid ?? 0;
-  const group = options.processGroup;
   const found: number[] = [];
   const candidates = names.filter((name) => {
     const code = name.charCodeAt(0);
@@ -124,12 +122,11 @@ export async function findMarkedProcesses(match: MarkerMatch, options: { minPid?
     const pid = Number(name);
     return pid !== process.pid && pid >= minPid;
   });
-  const inGroup = (name: string) => group !== undefined && readProcessEntry(Number(name))?.pgid === group;
   // A handful of candidates are read synchronously (cheaper than a thread-pool round trip each); a full scan is not.
   if (candidates.length <= 16) {
     for (const name of candidates) {
       try {
-        if (environHolds(readFileSync(`/proc/${name}/environ`), match) || inGroup(name)) found.push(Number(name));
+        if (environHolds(readFileSync(`/proc/${name}/environ`), match)) found.push(Number(name));
       } catch {
         // Gone, or not ours to read.
       }
@@ -139,7 +136,7 @@ export async function findMarkedProcesses(match: MarkerMatch, options: { minPid?
   await Promise.all(
     candidates.map(async (name) => {
       try {
-        if (environHolds(await readFile(`/proc/${name}/environ`), match) || inGroup(name)) found.push(Number(name));
+        if (environHolds(await readFile(`/proc/${name}/environ`), match)) found.push(Number(name));
       } catch {
         // Gone, or not ours to read.
       }

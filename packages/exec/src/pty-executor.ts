@@ -12,6 +12,18 @@ const signalNames = new Map(Object.entries(constants.signals as Record<string, n
 /** The shell that runs the exit-reporting wrapper. */
 const WRAPPER_SHELL = '/bin/sh';
 
+/** Longest wait for the killed wrapper to be reaped once the sentinel was read. */
+const WRAPPER_REAP_MS = 100;
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * A command on a PTY. node-pty's exit event is no proof that the output was read: libuv takes the hang-up of the
  * terminal after a short read as the end of the stream, and node-pty destroys the stream 200 ms after the exit. So the
@@ -24,8 +36,9 @@ class PtyProcess implements ExecProcess {
   private exit: ProcessExit | undefined;
   private readonly exited: Promise<void>;
   private readonly scanner: ExitSentinelScanner;
-  /** True once node-pty has seen the wrapper exit (after the sentinel it is killed, and reaped soon after). */
-  reaped = false;
+  /** Resolves once the wrapper is gone: reaped after the sentinel (looked for every millisecond), or exited. */
+  readonly reaped: Promise<void>;
+  private markReaped!: () => void;
 
   constructor(
     private readonly terminal: NodePty.IPty,
@@ -35,11 +48,12 @@ class PtyProcess implements ExecProcess {
     this.scanner = new ExitSentinelScanner(nonce);
     let markExited!: () => void;
     this.exited = new Promise((resolve) => (markExited = resolve));
+    this.reaped = new Promise((resolve) => (this.markReaped = resolve));
     // With `encoding: null` node-pty hands over Buffers, though its typings say string.
     terminal.onData((data) => this.receive(data as unknown as Uint8Array));
     terminal.onExit(({ exitCode, signal }) => {
       markExited();
-      this.reaped = true;
+      this.markReaped();
       // Only when the wrapper itself was killed (by close(), or by the command) does the sentinel never come.
       if (!this.scanner.complete) {
         const rest = this.scanner.flush();
@@ -53,14 +67,20 @@ class PtyProcess implements ExecProcess {
     const scan = this.scanner.scan(chunk);
     if (scan.output.length > 0) this.emit(scan.output);
     if (scan.exitCode !== undefined) {
-      // Every byte before the sentinel has been read: report the exit now. The wrapper is stopped: end it (until it is
-      // reaped, the look-up of the command's leftover processes leaves it out: see wrapperGone).
+      // Every byte before the sentinel has been read: report the exit now. The wrapper is stopped: end it. Its process
+      // group says whether the command left processes behind only once it is reaped (see wrapperReaped).
       this.settle({ exitCode: scan.exitCode });
       try {
         process.kill(this.pid, 'SIGKILL');
       } catch {
         // Already gone.
       }
+      const deadline = performance.now() + WRAPPER_REAP_MS;
+      const waitForReap = () => {
+        if (!processExists(this.pid) || performance.now() > deadline) this.markReaped();
+        else setTimeout(waitForReap, 1);
+      };
+      waitForReap();
     }
   }
 
@@ -99,9 +119,9 @@ class PtyProcess implements ExecProcess {
   }
 }
 
-/** False while a PTY process's wrapper is still on its way out (its process group then still exists); true otherwise. */
-export function wrapperGone(process: ExecProcess): boolean {
-  return !(process instanceof PtyProcess) || process.reaped;
+/** Resolves once a PTY process's wrapper is gone (its process group then holds only what the command left); at once for others. */
+export function wrapperReaped(process: ExecProcess): Promise<void> {
+  return process instanceof PtyProcess ? process.reaped : Promise.resolve();
 }
 
 let nodePty: Promise<typeof NodePty> | undefined;
