@@ -43,6 +43,8 @@ const arg = (name: string, fallback: number) => {
   return found ? Number(found.split('=')[1]) : fallback;
 };
 const scale = arg('scale', 1);
+/** `--seed=N` replays the fuzzers from a seed a failure printed (fast-check picks one at random otherwise). */
+const seed = process.argv.some((value) => value.startsWith('--seed=')) ? arg('seed', 0) : undefined;
 
 function log(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -122,7 +124,7 @@ async function nativeHostileArea(sandbox: Sandbox): Promise<void> {
 async function nativeFuzzArea(sandbox: Sandbox): Promise<void> {
   const runs = Math.max(20, Math.round(1_000 * scale));
   for (const surface of NATIVE_EDIT_SURFACES) {
-    const { value: summary } = await withHost(sandbox, (host) => runNativeEditFuzz(host, surface, sandbox, runs));
+    const { value: summary } = await withHost(sandbox, (host) => runNativeEditFuzz(host, surface, sandbox, runs, seed));
     rows.push(fuzzRow(`edit fuzzing via ${surface}`, summary));
   }
 }
@@ -150,7 +152,7 @@ async function remoteArea(): Promise<void> {
       try {
         await hostileRow(`hostile paths via ${engine.name} (${sample.length} cases)`, sandbox, sample, throughTools, engine.environment);
         const runs = Math.max(10, Math.round(300 * scale));
-        const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz(throughTools(host), sandbox, runs), engine.environment);
+        const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz(throughTools(host), sandbox, runs, seed), engine.environment);
         rows.push(fuzzRow(`patch fuzzing via ${engine.name}`, summary));
       } finally {
         await engine.cleanup();
@@ -202,7 +204,7 @@ async function toctouArea(sandbox: Sandbox): Promise<void> {
 
 async function fuzzArea(sandbox: Sandbox): Promise<void> {
   const runs = 2_000 * scale;
-  const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz(throughTools(host), sandbox, runs));
+  const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz(throughTools(host), sandbox, runs, seed));
   rows.push(fuzzRow('patch fuzzing', summary));
 }
 

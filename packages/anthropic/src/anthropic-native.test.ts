@@ -150,6 +150,23 @@ describe('str_replace_based_edit_tool', () => {
     expect(host.files()).toEqual({ 'lead.txt': 'FIRST\nsecond\n', 'tail.txt': 'keep\n', 'tail2.txt': 'keep\n' });
   });
 
+  it('replaces the unterminated last line with text ending in a line break without adding an empty line', async () => {
+    const files = { 'crlf.txt': 'a\r\n}\r\nhello', 'lf.txt': 'a\n}\nhello', 'two.txt': 'a\nhello', 'mid.txt': 'a\nhello' };
+    const host = createFakeToolHost({ environment: linux, files });
+    const results = await answerToolUses(
+      [
+        editor('n1', { command: 'str_replace', path: 'crlf.txt', old_str: 'hello', new_str: '\n' }),
+        editor('n2', { command: 'str_replace', path: 'lf.txt', old_str: 'hello', new_str: 'x\n' }),
+        editor('n3', { command: 'str_replace', path: 'two.txt', old_str: 'hello', new_str: 'y\nz\n\n' }),
+        editor('n4', { command: 'str_replace', path: 'mid.txt', old_str: 'el', new_str: '\n' }),
+      ],
+      host,
+    );
+    expect(results.map((result) => result.is_error)).toEqual([undefined, undefined, undefined, undefined]);
+    // The result is the replaced text, given a final line ending when it had none (as every patched last line gets).
+    expect(host.files()).toEqual({ 'crlf.txt': 'a\r\n}\r\n\r\n', 'lf.txt': 'a\n}\nx\n', 'two.txt': 'a\ny\nz\n\n', 'mid.txt': 'a\nh\nlo\n' });
+  });
+
   it('refuses an edit path with surrounding whitespace or a line break, writing nothing', async () => {
     const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'a\n' } });
     const results = await answerToolUses(

@@ -181,7 +181,11 @@ async function strReplace(host: EditorHost, args: Record<string, unknown>): Prom
   }
   const oldCount = oldRegion.split('\n').length;
   // Emptying the file's last lines (with or without a final line ending) removes them rather than leaving an empty line.
-  const replacement = regionEnd === text.length && newRegion === '' ? [] : newRegion.split('\n');
+  const emptied = regionEnd === text.length && newRegion === '';
+  // In a file without a final line ending, the patch gives the new last line one (every added line ends with one): a
+  // replacement that ends with a line break there already ends at it, rather than adding an empty line.
+  if (regionEnd === text.length && !text.endsWith('\n') && newRegion.endsWith('\n')) newRegion = newRegion.slice(0, -1);
+  const replacement = emptied ? [] : newRegion.split('\n');
   const endLine = Math.min(lines.length, startLine + oldCount);
   const result = await host.call('apply_patch', { input: envelope(replacementSection(read.path, lines, startLine, endLine, replacement)) });
   if (!result.ok) return result;
