@@ -9,6 +9,9 @@ import { checksumTree, type Sandbox } from './sandbox.js';
 
 const diffLines = (lines: readonly string[]) => lines.map((line) => `${line}\n`).join('');
 
+/** A file's text in the tree; undefined for paths it lacks, `toString` and `constructor` included. */
+const fileText = (tree: FuzzTree, path: string): string | undefined => (Object.hasOwn(tree.files, path) ? tree.files[path] : undefined);
+
 /** A path of the tree (for coherent edits) or any fuzz path (new, hostile, noise). */
 function targetPath(tree: FuzzTree): fc.Arbitrary<string> {
   const existing = Object.keys(tree.files);
@@ -19,7 +22,7 @@ function targetPath(tree: FuzzTree): fc.Arbitrary<string> {
 function operationEdit(surface: 'openai_apply_patch_call' | 'agents_editor', tree: FuzzTree): fc.Arbitrary<NativeEdit> {
   const path = targetPath(tree);
   const coherentDiff = (file: string) => {
-    const lines = (tree.files[file] ?? '').split('\n').map((line) => line.replace(/\r$/, ''));
+    const lines = (fileText(tree, file) ?? '').split('\n').map((line) => line.replace(/\r$/, ''));
     return fc.tuple(fc.nat({ max: Math.max(0, lines.length - 1) }), lineArbitrary).map(([index, replacement]) => diffLines(['@@', `-${lines[index] ?? ''}`, `+${replacement}`]));
   };
   const diff = (file: string) => fc.oneof(coherentDiff(file), fc.array(changeLineArbitrary, { maxLength: 6 }).map(diffLines), fc.string({ maxLength: 40 }));
@@ -36,12 +39,12 @@ function textEditorEdit(tree: FuzzTree): fc.Arbitrary<NativeEdit> {
   const path = targetPath(tree);
   const text = fc.array(lineArbitrary, { maxLength: 4 }).chain((lines) => fc.constantFrom('\n', '\r\n').map((eol) => lines.join(eol)));
   const oldText = (file: string) => {
-    const content = tree.files[file] ?? '';
+    const content = fileText(tree, file) ?? '';
     const piece = content.length ? fc.tuple(fc.nat(content.length - 1), fc.integer({ min: 1, max: 24 })).map(([start, length]) => content.slice(start, start + length)) : fc.constant('');
     return fc.oneof(piece, lineArbitrary, fc.constant(''));
   };
   return fc.oneof(
-    fc.tuple(path, text).map(([file, fileText]) => ({ surface, input: { command: 'create', path: file, file_text: fileText } })),
+    fc.tuple(path, text).map(([file, content]) => ({ surface, input: { command: 'create', path: file, file_text: content } })),
     path.chain((file) => fc.tuple(oldText(file), text).map(([oldStr, newStr]) => ({ surface, input: { command: 'str_replace', path: file, old_str: oldStr, new_str: newStr } }))),
     fc.tuple(path, fc.integer({ min: -1, max: 9 }), text).map(([file, line, inserted]) => ({ surface, input: { command: 'insert', path: file, insert_line: line, insert_text: inserted } })),
     fc.tuple(path, fc.option(fc.tuple(fc.integer({ min: -1, max: 9 }), fc.integer({ min: -1, max: 9 })), { nil: undefined })).map(([file, range]) => ({ surface, input: { command: 'view', path: file, ...(range ? { view_range: range } : {}) } })),
@@ -79,7 +82,7 @@ function readWorkspaceFile(sandbox: Sandbox, path: string): string | undefined {
 function textEditorProblems(sandbox: Sandbox, tree: FuzzTree, input: Record<string, unknown>, result: ToolResult): string[] {
   // The workspace reads a backslash as a separator and drops empty and `.` segments: look the file up as it does.
   const path = posix.normalize((input.path as string).replace(/\\/g, '/')).replace(/\/$/, '');
-  const before = tree.files[path];
+  const before = fileText(tree, path);
   if (input.command === 'view' || !result.ok || (before === undefined && input.command !== 'create')) return [];
   const after = readWorkspaceFile(sandbox, path);
   if (after === undefined) return [`${path} is gone after ${String(input.command)}`];
@@ -91,6 +94,7 @@ function textEditorProblems(sandbox: Sandbox, tree: FuzzTree, input: Record<stri
     const expected = lines.map((line) => `${line}\n`).join('');
     return after === expected ? [] : [`create wrote ${JSON.stringify(after)}, expected ${JSON.stringify(expected)}`];
   }
+  if (before === undefined) return problems;
   if (before.includes('\r\n') && !before.replace(/\r\n/g, '').includes('\n') && after.replace(/\r\n/g, '').includes('\n')) problems.push(`${path} lost its CRLF line endings`);
   if (input.command === 'str_replace') {
     const text = normalize(before);
