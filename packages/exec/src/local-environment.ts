@@ -24,12 +24,13 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Envir
     executor: (kind) => (kind === 'pty' ? (pty ??= createPtyExecutor()) : pipe),
     shell: (kind, cmd, env) => shellCommand(kind, cmd, env),
     async hasProcesses(child, marker) {
-      // Processes the command started have pids above its shell's (until pids wrap around, which close()'s host-wide
-      // sweep still covers), so only those are read. A PTY command's wrapper is being reaped meanwhile (it settles
-      // as soon as its exit report is read); its process group is looked at once it is gone.
-      if ((await findMarkedProcesses({ exact: marker }, { minPid: child.pid + 1 })).length > 0) return true;
+      // A PTY command's wrapper is being reaped (it settles as soon as its exit report is read): its process group
+      // speaks of the command only once the wrapper is gone. The wait overlaps the building of the response.
       await wrapperReaped(child);
-      return processGroupExists(child.pid);
+      if (processGroupExists(child.pid)) return true;
+      // Processes the command started have pids above its shell's (until pids wrap around, which close()'s host-wide
+      // sweep still covers), so only those are read.
+      return (await findMarkedProcesses({ exact: marker }, { minPid: child.pid })).length > 0;
     },
     killMarked: (match) => killMarkedProcesses(match),
   };
