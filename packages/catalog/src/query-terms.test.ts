@@ -10,6 +10,10 @@ describe('buildQueryTerms', () => {
     expect(termsOf('open a pull request')).toContain(stemWord('create'));
     expect(termsOf('file a bug')).toContain(stemWord('create'));
     expect(termsOf('please open a pull request')).toContain(stemWord('create'));
+    expect(termsOf('I want to open a pull request')).toContain(stemWord('create'));
+    for (const question of ['what open issues do I have', 'which open PRs are mine', 'are there open pull requests', 'my open tickets']) {
+      expect(termsOf(question), question).not.toContain(stemWord('create'));
+    }
     expect(termsOf('list open pull requests')).not.toContain(stemWord('create'));
     expect(termsOf('read the file')).not.toContain(stemWord('create'));
   });
@@ -17,6 +21,9 @@ describe('buildQueryTerms', () => {
   it('lets a file name or path stand for "file" too, but not a domain name', () => {
     expect(termsOf('delete README.old from the repo')).toContain(stemWord('file'));
     expect(termsOf('show src/index.ts')).toContain(stemWord('file'));
+    for (const name of ['edit vite.config.ts', 'read index.d.ts', 'print .env', 'fix .eslintrc.json', 'open README.md.', 'cat /etc/nginx/nginx.conf', 'append to ~/notes.txt', 'see **README.md**']) {
+      expect(termsOf(name), name).toContain(stemWord('file'));
+    }
     expect(termsOf('go to example.com')).not.toContain(stemWord('file'));
   });
 

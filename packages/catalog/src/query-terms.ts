@@ -30,8 +30,14 @@ function transposed(term: string, known: (term: string) => boolean): string | un
   return undefined;
 }
 
-/** A file name or path in a request ("README.old", "src/index.ts"): its first word also stands for "file". */
-const FILE_NAME = /(?:^|[\s"'`(])((?:[\w.-]+\/)*[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|md|txt|py|go|rs|java|rb|php|c|h|cpp|cs|sh|yaml|yml|toml|ini|cfg|conf|env|csv|log|xml|html|css|sql|pdf|png|jpe?g|gif|svg|zip|lock|old|bak))(?=$|[\s"'`),;:!?])/gi;
+/**
+ * A file name or path in a request ("README.old", "src/index.ts", "vite.config.ts", ".env", "/etc/nginx/nginx.conf",
+ * "~/notes.txt"), possibly at the end of a sentence: its first word also stands for "file".
+ */
+const FILE_NAME = /(?:^|[\s"'`(*[])((?:~?\/)?(?:[\w.-]+\/)*\.?(?:[\w-]+(?:\.[\w-]+)*)?\.(?:ts|tsx|js|jsx|mjs|cjs|json|md|txt|py|go|rs|java|rb|php|c|h|cpp|cs|sh|yaml|yml|toml|ini|cfg|conf|env|csv|log|xml|html|css|sql|pdf|png|jpe?g|gif|svg|zip|lock|old|bak))(?=$|[\s"'`),;:!?*\]]|\.(?:\s|$))/gi;
+
+/** Words that may come before a request's verb without being the verb ("please", "I want to", "could you"). */
+const PREAMBLE = new Set('please kindly just i we you can could would will need want wants like to let me us go ahead and now'.split(' '));
 
 function fileNameWords(text: string): Set<string> {
   const words = new Set<string>();
@@ -80,7 +86,7 @@ export function buildQueryTerms(text: string, known: (term: string) => boolean):
       const prefix = word.length >= 3 && !fixed && (!isKnown || group === groupOf.size - 1);
       push({ term: fixed ?? stem, groups: [group], weight: fixed ? TRANSPOSED_WEIGHT : 1, fuzzy, prefix });
       const synonymWeight = isAbbreviation(word) ? ABBREVIATION_WEIGHT : SYNONYM_WEIGHT;
-      const leading = group === 0 ? leadingVerbSynonymsOf(word) : [];
+      const leading = words.slice(0, position).every((earlier) => PREAMBLE.has(earlier)) ? leadingVerbSynonymsOf(word) : [];
       const file = fileWords.has(word) ? ['file'] : [];
       for (const synonym of [...synonymsOf(word), ...leading, ...file]) {
         for (const part of splitWords(synonym)) {

@@ -58,6 +58,17 @@ describe('gptTokenizer', () => {
     expect(gptTokenizer.count('a'.repeat(100_000))).toBeGreaterThan(10_000);
   });
 
+  it('never counts an unbroken run of over 1,024 characters below its true count', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzACGT'), minLength: 1025, maxLength: 3000 }), (run) => {
+        const exact = countTokens(run, plainText);
+        expect(gptTokenizer.count(run)).toBeGreaterThanOrEqual(exact);
+        expect(gptTokenizer.isWithin(run, exact - 1)).toBe(false);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('isWithin agrees with count', () => {
     const text = 'alpha beta gamma delta '.repeat(50);
     const count = gptTokenizer.count(text);

@@ -64,7 +64,8 @@ function remembered(text: string): number | undefined {
 
 /**
  * o200k_base's pre-tokenizer. Byte-pair merges never cross its pieces, and a piece split out of a text splits into
- * itself alone, so a text's count is the sum of its pieces' counts: counting piece by piece is exact.
+ * itself alone, so a text's count is the sum of its pieces' counts: counting piece by piece is exact (but for pieces
+ * over LONG_PIECE characters, counted a little high).
  */
 const SPLIT = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
 
@@ -76,16 +77,20 @@ const CACHED_PIECES = 100_000;
 /** A piece longer than this (an unbroken run of letters, of punctuation or of spaces) is counted in slices of this size. */
 const LONG_PIECE = 1024;
 
+/** Tokens added for each cut in a long piece: a slice can merge a little better than the whole run, never below its count. */
+const SLICE_MARGIN = 2;
+
 function countPiece(piece: string): number {
   if (piece.length > LONG_PIECE) {
-    // Merging costs grow quadratically with a piece's length: slices bound it, at the price of an approximate count
-    // for such runs only (never a split surrogate pair).
+    // Merging costs grow quadratically with a piece's length: slices bound it. Sliced, a run can count a token or two
+    // fewer than whole, so each cut adds a margin: the count errs high (a budget is never exceeded), for such runs only.
     let total = 0;
     for (let start = 0; start < piece.length; ) {
       let end = Math.min(piece.length, start + LONG_PIECE);
       const code = piece.charCodeAt(end - 1);
       if (end < piece.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
       total += countTokens(piece.slice(start, end), plainText as never);
+      if (end < piece.length) total += SLICE_MARGIN;
       start = end;
     }
     return total;

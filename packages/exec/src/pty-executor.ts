@@ -67,9 +67,8 @@ class PtyProcess implements ExecProcess {
     const scan = this.scanner.scan(chunk);
     if (scan.output.length > 0) this.emit(scan.output);
     if (scan.exitCode !== undefined) {
-      // Every byte before the sentinel has been read: report the exit now. The wrapper is stopped: end it. Its process
+      // Every byte before the sentinel has been read: end the stopped wrapper and report the exit now. Its process
       // group says whether the command left processes behind only once it is reaped (see wrapperReaped).
-      this.settle({ exitCode: scan.exitCode });
       try {
         process.kill(this.pid, 'SIGKILL');
       } catch {
@@ -81,6 +80,7 @@ class PtyProcess implements ExecProcess {
         else setTimeout(waitForReap, 1);
       };
       waitForReap();
+      this.settle({ exitCode: scan.exitCode });
     }
   }
 
