@@ -4,6 +4,7 @@ import { loadMcpServerCatalog, loadMcpServerToolLists } from './__fixtures__/loa
 import { HELD_OUT_QUERIES, TUNING_QUERIES } from './__fixtures__/mcp-server-queries.js';
 import { FRESH_HELD_OUT_QUERIES } from './__fixtures__/mcp-server-queries-fresh.js';
 import { MORE_TUNING_QUERIES } from './__fixtures__/mcp-server-queries-more-tuning.js';
+import { UNSEEN_HELD_OUT_QUERIES } from './__fixtures__/mcp-server-queries-unseen.js';
 import { measureRelevance, type RelevanceReport } from './__fixtures__/measure-relevance.js';
 import { hashingEmbedder } from './__fixtures__/hashing-embedder.js';
 
@@ -69,5 +70,26 @@ describe('hybrid ranking on the same set with a deterministic hashing embedder',
     expect(firstHeldOut.recallAt5).toBeGreaterThanOrEqual(0.93);
     expect(fresh.top1).toBeGreaterThanOrEqual(0.49);
     expect(fresh.recallAt5).toBeGreaterThanOrEqual(0.72);
+  });
+});
+
+describe('relevance on the unseen held-out requests (written before ranking was run on them)', () => {
+  const entries = loadMcpServerCatalog();
+  const lexical = createToolCatalog(entries);
+  const hybrid = createToolCatalog(entries, { embedder: hashingEmbedder });
+
+  it('pins the measured level, words only and hybrid', async () => {
+    for (const { query, expected } of UNSEEN_HELD_OUT_QUERIES) {
+      for (const item of expected) for (const name of item.split('|')) expect(lexical.get(name), `${query} expects ${name}`).toBeDefined();
+    }
+    const words = await measureRelevance(UNSEEN_HELD_OUT_QUERIES, (query, limit) => lexical.search(query, limit));
+    const fused = await measureRelevance(UNSEEN_HELD_OUT_QUERIES, (query, limit) => hybrid.find(query, limit));
+    console.log(`${format('unseen held-out, words only', words)}\n${format('unseen held-out, hybrid (hashing)', fused)}`);
+    // Floors are the measured values rounded down (words 0.295 / 0.621, hybrid 0.288 / 0.591); misses are not printed:
+    // they must not guide tuning. Far below the issue's lexical goal (top-1 >= 0.85, recall@5 >= 0.96).
+    expect(words.top1).toBeGreaterThanOrEqual(0.29);
+    expect(words.recallAt5).toBeGreaterThanOrEqual(0.62);
+    expect(fused.top1).toBeGreaterThanOrEqual(0.28);
+    expect(fused.recallAt5).toBeGreaterThanOrEqual(0.59);
   });
 });

@@ -1,7 +1,8 @@
 // Requests over the real MCP server catalog (mcp-server-tools.json), phrased the way a model or a person asks.
 // Written before the ranker was tuned on this catalog and not edited to fit it. `expected[0]` should rank first;
 // every expected tool should be in the top 5. `a|b` accepts either tool at that place (the request does not say
-// which of two equivalent servers to use). TUNING_QUERIES may be used to choose weights; HELD_OUT_QUERIES never are.
+// which of two equivalent servers to use). TUNING_QUERIES may be used to choose weights. HELD_OUT_QUERIES were once held
+// out, but their misses were read while tuning: they are now tuning requests too (see mcp-server-queries-unseen.ts).
 
 /** One request and the tools it should find. */
 export interface McpServerQuery {
@@ -226,7 +227,7 @@ export const TUNING_QUERIES: McpServerQuery[] = [
   q('read several files at once', 'filesystem_read_multiple_files'),
 ];
 
-/** Requests never used to choose weights: the held-out check. */
+/** Requests once held out; their misses have since been read while tuning, so they now count as tuning requests. */
 export const HELD_OUT_QUERIES: McpServerQuery[] = [
   q('raise a PR from feature/login into main', 'github_create_pull_request'),
   q('close issue 17 on github', 'github_issue_write'),
