@@ -143,7 +143,6 @@ class DockerProcess implements ExecProcess {
   readonly pid = 0;
   private readonly output: RemoteCommandOutput;
   private readonly demuxer: FrameDemuxer | undefined;
-  private killed = false;
   private streamEnded = false;
   private readonly exited: Promise<void>;
 
@@ -172,7 +171,7 @@ class DockerProcess implements ExecProcess {
     const exitCode = await waitForExecExit(this.exec, () => this.output.hasExit);
     if (this.output.hasExit) return;
     // A vanished exec, or a kill nobody here asked for: say when the container itself went away.
-    if (exitCode === undefined || (exitCode >= 128 && !this.killed)) {
+    if (exitCode === undefined || (exitCode >= 128 && !this.output.killed)) {
       // The container's state may lag its processes' deaths by a moment: look a few times.
       let running = false;
       for (let attempt = 0; attempt < 10; attempt++) {
@@ -190,7 +189,7 @@ class DockerProcess implements ExecProcess {
     // Docker's stream ends late (and never waits for background children): unless it has ended, wait for the sentinel,
     // or a quiet spell without one.
     this.output.exited(
-      exitCode === undefined ? { exitCode: 137, signal: 'SIGKILL' } : exitCode >= 128 && this.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode },
+      exitCode === undefined ? { exitCode: 137, signal: 'SIGKILL' } : exitCode >= 128 && this.output.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode },
       this.streamEnded,
     );
   }
@@ -221,7 +220,6 @@ class DockerProcess implements ExecProcess {
   }
 
   async kill(): Promise<void> {
-    this.killed = true;
     this.output.killed = true;
     // Docker cannot kill an exec: a second exec kills every process carrying this command's marker, group included.
     if (this.marker !== undefined) await this.killMarked(this.marker).catch(() => undefined);

@@ -127,8 +127,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
     lingering?.catch(() => {});
     const captured = await session.read();
     // Once the process has exited and its output is read, an open spool file is finished while the response is built.
-    let released = exit && session.spoolOpen ? session.release() : undefined;
-    if (released) track(released);
+    const releasedEarly = exit && session.spoolOpen ? session.release() : undefined;
     const result = buildExecResponse({
       wallTimeMs,
       exitCode: exit?.exitCode,
@@ -142,10 +141,8 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
     if (exit) {
       sessions.reportExit(session, exit.exitCode);
       // Free the buffers; the response names the spool file: let it hold every byte before the caller can read it.
-      if (!released) {
-        released = session.release();
-        track(released);
-      }
+      const released = releasedEarly ?? session.release();
+      track(released);
       // Keep the session only while processes of it remain, so pruning and close() kill them.
       if (!(await lingering)) sessions.remove(session.id);
       if (result.data?.spool_path !== undefined) await released;

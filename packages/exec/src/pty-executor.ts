@@ -33,7 +33,6 @@ function processExists(pid: number): boolean {
 class PtyProcess implements ExecProcess {
   readonly pid: number;
   private readonly listeners = new ProcessListeners();
-  private exit: ProcessExit | undefined;
   private readonly exited: Promise<void>;
   private readonly scanner: ExitSentinelScanner;
   /** Resolves once the wrapper is gone: reaped after the sentinel (looked for every millisecond), or exited. */
@@ -57,15 +56,15 @@ class PtyProcess implements ExecProcess {
       // Only when the wrapper itself was killed (by close(), or by the command) does the sentinel never come.
       if (!this.scanner.complete) {
         const rest = this.scanner.flush();
-        if (rest.length > 0) this.emit(rest);
-        this.settle(signal ? { exitCode: signalExitCode(signal), signal: signalNames.get(signal) } : { exitCode });
+        if (rest.length > 0) this.listeners.emit(rest);
+        this.listeners.settle(signal ? { exitCode: signalExitCode(signal), signal: signalNames.get(signal) } : { exitCode });
       }
     });
   }
 
   private receive(chunk: Uint8Array): void {
     const scan = this.scanner.scan(chunk);
-    if (scan.output.length > 0) this.emit(scan.output);
+    if (scan.output.length > 0) this.listeners.emit(scan.output);
     if (scan.exitCode !== undefined) {
       // Every byte before the sentinel has been read: end the stopped wrapper and report the exit now. Its process
       // group says whether the command left processes behind only once it is reaped (see wrapperReaped).
@@ -80,17 +79,8 @@ class PtyProcess implements ExecProcess {
         else setTimeout(waitForReap, 1);
       };
       waitForReap();
-      this.settle({ exitCode: scan.exitCode });
+      this.listeners.settle({ exitCode: scan.exitCode });
     }
-  }
-
-  private settle(exit: ProcessExit): void {
-    this.exit ??= exit;
-    this.listeners.settle(this.exit);
-  }
-
-  private emit(chunk: Uint8Array): void {
-    this.listeners.emit(chunk);
   }
 
   onData(listener: (chunk: Uint8Array) => void): void {
@@ -102,7 +92,7 @@ class PtyProcess implements ExecProcess {
   }
 
   write(text: string): void {
-    if (!this.exit) this.terminal.write(text);
+    if (!this.listeners.settled) this.terminal.write(text);
   }
 
   pause(): void {
