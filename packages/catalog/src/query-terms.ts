@@ -72,6 +72,8 @@ export function buildQueryTerms(text: string, known: (term: string) => boolean):
     if (term.weight > existing.weight) Object.assign(existing, { weight: term.weight, fuzzy: term.fuzzy, prefix: term.prefix });
   };
   const fileWords = fileNameWords(text);
+  // The request's verb: its first word after any preamble ("please", "I want to", "could you").
+  const verbPosition = words.findIndex((word) => !PREAMBLE.has(word));
   const groupOf = new Map<number, number>();
   for (const [position, word] of words.entries()) if (!isQueryStopWord(word)) groupOf.set(position, groupOf.size);
   for (const [position, word] of words.entries()) {
@@ -86,7 +88,7 @@ export function buildQueryTerms(text: string, known: (term: string) => boolean):
       const prefix = word.length >= 3 && !fixed && (!isKnown || group === groupOf.size - 1);
       push({ term: fixed ?? stem, groups: [group], weight: fixed ? TRANSPOSED_WEIGHT : 1, fuzzy, prefix });
       const synonymWeight = isAbbreviation(word) ? ABBREVIATION_WEIGHT : SYNONYM_WEIGHT;
-      const leading = words.slice(0, position).every((earlier) => PREAMBLE.has(earlier)) ? leadingVerbSynonymsOf(word) : [];
+      const leading = position === verbPosition ? leadingVerbSynonymsOf(word) : [];
       const file = fileWords.has(word) ? ['file'] : [];
       for (const synonym of [...synonymsOf(word), ...leading, ...file]) {
         for (const part of splitWords(synonym)) {

@@ -184,7 +184,7 @@ const ABBREVIATIONS = new Set(GROUPS.map(([key]) => key));
 const LEADING_TABLE = new Map<string, string[]>();
 for (const [key, value] of LEADING_VERBS) LEADING_TABLE.set(key, [...(LEADING_TABLE.get(key) ?? []), value]);
 
-/** What a lower-case query word expands to when it is the first word of the request (an imperative verb). */
+/** What a lower-case query word expands to when it is the request's verb (its first word after any preamble). */
 export function leadingVerbSynonymsOf(word: string): readonly string[] {
   return LEADING_TABLE.get(word) ?? [];
 }

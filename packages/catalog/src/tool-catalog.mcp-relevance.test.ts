@@ -25,7 +25,7 @@ describe('search relevance on real MCP servers’ tool lists (no embedder)', () 
     }
     expect(TUNING_QUERIES.length + HELD_OUT_QUERIES.length).toBeGreaterThanOrEqual(300);
     expect(FRESH_HELD_OUT_QUERIES.length).toBeGreaterThanOrEqual(120);
-    for (const { query, expected } of [...TUNING_QUERIES, ...MORE_TUNING_QUERIES, ...HELD_OUT_QUERIES, ...FRESH_HELD_OUT_QUERIES]) {
+    for (const { query, expected } of [...TUNING_QUERIES, ...MORE_TUNING_QUERIES, ...HELD_OUT_QUERIES, ...FRESH_HELD_OUT_QUERIES, ...UNSEEN_HELD_OUT_QUERIES]) {
       for (const item of expected) for (const name of item.split('|')) expect(catalog.get(name), `${query} expects ${name}`).toBeDefined();
     }
   });
@@ -35,8 +35,9 @@ describe('search relevance on real MCP servers’ tool lists (no embedder)', () 
     const moreTuning = await measureRelevance(MORE_TUNING_QUERIES, (query, limit) => catalog.search(query, limit));
     const firstHeldOut = await measureRelevance(HELD_OUT_QUERIES, (query, limit) => catalog.search(query, limit));
     const fresh = await measureRelevance(FRESH_HELD_OUT_QUERIES, (query, limit) => catalog.search(query, limit));
+    const unseen = await measureRelevance(UNSEEN_HELD_OUT_QUERIES, (query, limit) => catalog.search(query, limit));
     console.log(
-      `${format('tuning', tuning)}\n${format('more tuning', moreTuning)}\n${format('first held-out (since read while tuning)', firstHeldOut)}\n${format('fresh held-out', fresh)}`,
+      `${format('tuning', tuning)}\n${format('more tuning', moreTuning)}\n${format('first held-out (since read while tuning)', firstHeldOut)}\n${format('fresh held-out', fresh)}\n${format('unseen held-out', unseen)}`,
     );
     // Floors a little under the measured values: a regression guard. Measured: tuning 0.855 / 0.970, more tuning
     // 0.773 / 0.964; the first held-out set, whose misses have since been read while tuning, 0.720 / 0.960; the fresh
@@ -50,6 +51,9 @@ describe('search relevance on real MCP servers’ tool lists (no embedder)', () 
     expect(firstHeldOut.recallAt5).toBeGreaterThanOrEqual(0.94);
     expect(fresh.top1).toBeGreaterThanOrEqual(0.51);
     expect(fresh.recallAt5).toBeGreaterThanOrEqual(0.7);
+    // The unseen held-out set, measured in aggregate only, nothing tuned after it: 0.295 / 0.621.
+    expect(unseen.top1).toBeGreaterThanOrEqual(0.29);
+    expect(unseen.recallAt5).toBeGreaterThanOrEqual(0.62);
   });
 });
 
@@ -62,34 +66,18 @@ describe('hybrid ranking on the same set with a deterministic hashing embedder',
     const tuning = await measureRelevance(TUNING_QUERIES, (query, limit) => catalog.find(query, limit));
     const firstHeldOut = await measureRelevance(HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit));
     const fresh = await measureRelevance(FRESH_HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit));
-    console.log(`hybrid (hashing embedder)\n${format('tuning', tuning)}\n${format('first held-out', firstHeldOut)}\n${format('fresh held-out', fresh)}`);
-    // Measured: tuning 0.835 / 0.980, first held-out 0.730 / 0.950, fresh held-out 0.510 / 0.735.
+    const unseen = await measureRelevance(UNSEEN_HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit));
+    console.log(
+      `hybrid (hashing embedder)\n${format('tuning', tuning)}\n${format('first held-out', firstHeldOut)}\n${format('fresh held-out', fresh)}\n${format('unseen held-out', unseen)}`,
+    );
+    // Measured: tuning 0.835 / 0.980, first held-out 0.730 / 0.950, fresh held-out 0.510 / 0.735, unseen 0.288 / 0.591.
     expect(tuning.top1).toBeGreaterThanOrEqual(0.81);
     expect(tuning.recallAt5).toBeGreaterThanOrEqual(0.96);
     expect(firstHeldOut.top1).toBeGreaterThanOrEqual(0.71);
     expect(firstHeldOut.recallAt5).toBeGreaterThanOrEqual(0.93);
     expect(fresh.top1).toBeGreaterThanOrEqual(0.49);
     expect(fresh.recallAt5).toBeGreaterThanOrEqual(0.72);
-  });
-});
-
-describe('relevance on the unseen held-out requests (written before ranking was run on them)', () => {
-  const entries = loadMcpServerCatalog();
-  const lexical = createToolCatalog(entries);
-  const hybrid = createToolCatalog(entries, { embedder: hashingEmbedder });
-
-  it('pins the measured level, words only and hybrid', async () => {
-    for (const { query, expected } of UNSEEN_HELD_OUT_QUERIES) {
-      for (const item of expected) for (const name of item.split('|')) expect(lexical.get(name), `${query} expects ${name}`).toBeDefined();
-    }
-    const words = await measureRelevance(UNSEEN_HELD_OUT_QUERIES, (query, limit) => lexical.search(query, limit));
-    const fused = await measureRelevance(UNSEEN_HELD_OUT_QUERIES, (query, limit) => hybrid.find(query, limit));
-    console.log(`${format('unseen held-out, words only', words)}\n${format('unseen held-out, hybrid (hashing)', fused)}`);
-    // Floors are the measured values rounded down (words 0.295 / 0.621, hybrid 0.288 / 0.591); misses are not printed:
-    // they must not guide tuning. Far below the issue's lexical goal (top-1 >= 0.85, recall@5 >= 0.96).
-    expect(words.top1).toBeGreaterThanOrEqual(0.29);
-    expect(words.recallAt5).toBeGreaterThanOrEqual(0.62);
-    expect(fused.top1).toBeGreaterThanOrEqual(0.28);
-    expect(fused.recallAt5).toBeGreaterThanOrEqual(0.59);
+    expect(unseen.top1).toBeGreaterThanOrEqual(0.28);
+    expect(unseen.recallAt5).toBeGreaterThanOrEqual(0.59);
   });
 });

@@ -2,9 +2,7 @@
 // lists alone, before the ranker was run on any of them, after the first held-out set (HELD_OUT_QUERIES) had been
 // looked at while tuning. It must never be used to choose weights, synonyms or rules: measure it, do not read its
 // misses to tune. Same conventions as mcp-server-queries.ts (`expected[0]` first, `a|b` for equivalent tools).
-import type { McpServerQuery } from './mcp-server-queries.js';
-
-const q = (query: string, ...expected: string[]): McpServerQuery => ({ query, expected });
+import { q, type McpServerQuery } from './mcp-server-queries.js';
 
 /** Requests never used to tune ranking. */
 export const FRESH_HELD_OUT_QUERIES: McpServerQuery[] = [

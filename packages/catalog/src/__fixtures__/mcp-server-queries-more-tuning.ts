@@ -1,9 +1,7 @@
 // More tuning requests over the real MCP server catalog (mcp-server-tools.json), written from the tool lists to widen
 // the vocabulary that ranking is tuned on. Unlike FRESH_HELD_OUT_QUERIES, these may be read and used to choose
 // weights, synonyms and rules. Same conventions as mcp-server-queries.ts.
-import type { McpServerQuery } from './mcp-server-queries.js';
-
-const q = (query: string, ...expected: string[]): McpServerQuery => ({ query, expected });
+import { q, type McpServerQuery } from './mcp-server-queries.js';
 
 /** Requests used to choose ranking weights and vocabulary, besides TUNING_QUERIES. */
 export const MORE_TUNING_QUERIES: McpServerQuery[] = [

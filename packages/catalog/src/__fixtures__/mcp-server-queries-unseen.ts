@@ -3,9 +3,7 @@
 // measured while the ranker was tuned). It must never be used to choose weights, synonyms or rules: measure it, do
 // not read its misses to tune. Same conventions as mcp-server-queries.ts (`expected[0]` first, every expected tool in
 // the top 5, `a|b` for equivalent tools).
-import type { McpServerQuery } from './mcp-server-queries.js';
-
-const q = (query: string, ...expected: string[]): McpServerQuery => ({ query, expected });
+import { q, type McpServerQuery } from './mcp-server-queries.js';
 
 /** Requests written before ranking was run on them, never used to tune ranking. */
 export const UNSEEN_HELD_OUT_QUERIES: McpServerQuery[] = [

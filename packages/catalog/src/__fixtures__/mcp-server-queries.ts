@@ -11,7 +11,8 @@ export interface McpServerQuery {
   expected: string[];
 }
 
-const q = (query: string, ...expected: string[]): McpServerQuery => ({ query, expected });
+/** One request: its text, then the tools it should find in order. */
+export const q = (query: string, ...expected: string[]): McpServerQuery => ({ query, expected });
 
 /** Requests used to choose ranking weights. */
 export const TUNING_QUERIES: McpServerQuery[] = [
