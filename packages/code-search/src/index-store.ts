@@ -10,6 +10,7 @@ import { extensionOf, languageOfPath } from './language-table.js';
 import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES } from './file-limits.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { listFolder, walkWorkspace } from './workspace-walker.js';
+import type { ChangeJournal, JournalChanges } from './change-journal.js';
 
 /** Bumped whenever the stored layout or the classification changes, so older cache files are ignored. */
 export const INDEX_FORMAT = 2;
@@ -61,6 +62,11 @@ export interface IndexStats {
   ready: boolean;
   /** True when the index was loaded from the cache folder (then only changed files were read again). */
   fromCache: boolean;
+  /**
+   * True while changes are heard from the file system (Linux inotify on a local file system), so a lookup checks only what
+   * changed; false: each lookup stats every indexed file and folder under the searched folder.
+   */
+  watching: boolean;
   /** Time to build (or load and check) the index. */
   buildMs: number;
   /** The worker thread's JavaScript heap in use (the index lives there). */
@@ -133,6 +139,8 @@ export interface IndexStoreOptions {
   cacheFile?: string;
   /** Called between files while building, so messages are handled. */
   yieldNow?: () => Promise<void>;
+  /** Tells what changed instead of a stat of every file at each lookup; none: every lookup checks all files under its folder. */
+  journal?: ChangeJournal;
 }
 
 /** The index of one disk workspace. */
@@ -197,12 +205,14 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     const indexedAtMs = Date.now();
     const stat = statOf(absolute(path));
     if (!stat || stat.kind !== 'file') {
-      if (files.delete(path)) dirty = true;
+      forgetFile(path);
       return;
     }
     dirty = true;
     const entry: FileEntry = { size: stat.size, mtimeMs: stat.mtimeMs, indexedAtMs, kind: 'other' };
     files.set(path, entry);
+    if (trusted(entry)) recent.delete(path);
+    else recent.add(path);
     const language = languageOfPath(path);
     const large = stat.size > MAX_PARSE_BYTES;
     if (!large && !language?.grammar && !language?.codeWithoutGrammar) return;
@@ -245,16 +255,28 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
   };
 
   const trusted = (entry: FileEntry) => entry.mtimeMs < entry.indexedAtMs - RACY_MARGIN_MS;
+  const { journal } = options;
+  /** Entries too recent to trust (checked again at each lookup until they can be). */
+  const recent = new Set<string>();
+  const forgetFile = (path: string) => {
+    recent.delete(path);
+    if (files.delete(path)) dirty = true;
+  };
 
   const forgetUnder = (dir: string) => {
-    for (const path of [...files.keys()]) if (under(dir, path)) files.delete(path);
+    for (const path of [...files.keys()]) if (under(dir, path)) forgetFile(path);
     for (const path of [...dirs.keys()]) if (under(dir, path)) dirs.delete(path);
+    journal?.unwatchUnder(dir);
     dirty = true;
   };
 
   const walkInto = async (start: string) => {
     const found: string[] = [];
-    const listed = await walkWorkspace(workspace, start, undefined, (dir) => found.push(dir));
+    // Each folder is watched before it is listed, so nothing created after the listing goes unheard.
+    const listed = await walkWorkspace(workspace, start, undefined, (dir) => {
+      journal?.watch(dir);
+      found.push(dir);
+    });
     for (const dir of found) {
       const stat = statOf(absolute(dir));
       if (stat?.kind === 'directory') dirs.set(dir, stat.mtimeMs);
@@ -262,67 +284,118 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     return listed;
   };
 
+  /** Collects what one lookup must read again, and the folders whose .gitignore rules must be applied again. */
+  interface Check {
+    pending: Set<string>;
+    rewalk: string[];
+  }
+
+  /** Lists a known folder again: gone files and folders are dropped, new ones queued; a .gitignore added or removed rewalks it. */
+  const relist = async (dir: string, check: Check) => {
+    const listing = await listFolder(workspace, dir).catch(() => ({ files: [] as string[], folders: [] as string[] }));
+    if (listing.files.some((path) => path.endsWith('/.gitignore') || path === '.gitignore') !== files.has(dir ? `${dir}/.gitignore` : '.gitignore')) {
+      check.rewalk.push(dir);
+      return;
+    }
+    const prefix = dir ? `${dir}/` : '';
+    const keepFiles = new Set(listing.files);
+    const keepFolders = new Set(listing.folders);
+    for (const path of [...files.keys()]) if (path.slice(0, path.lastIndexOf('/') + 1) === prefix && !keepFiles.has(path)) forgetFile(path);
+    for (const folder of [...dirs.keys()]) {
+      if (folder !== dir && folder.slice(0, folder.lastIndexOf('/') + 1) === prefix && !keepFolders.has(folder)) forgetUnder(folder);
+    }
+    for (const path of listing.files) if (!files.has(path)) check.pending.add(path);
+    for (const folder of listing.folders) {
+      if (dirs.has(folder)) continue;
+      for (const path of await walkInto(folder)) check.pending.add(path);
+    }
+  };
+
+  /** Stats a known folder: gone, it is forgotten; its mtime moved (or `always`), it is listed again. */
+  const checkFolder = async (dir: string, check: Check, always: boolean) => {
+    const stat = statOf(absolute(dir));
+    if (stat?.kind !== 'directory') {
+      forgetUnder(dir);
+      return;
+    }
+    if (stat.mtimeMs === dirs.get(dir) && !always) return;
+    dirs.set(dir, stat.mtimeMs);
+    dirty = true;
+    await relist(dir, check);
+  };
+
+  /**
+   * Stats a known file: gone, it is forgotten; otherwise it is read again when the journal heard it change (`heard`), when
+   * its size or mtime moved, or when reading it now would make a recent entry trusted.
+   */
+  const checkFile = (path: string, entry: FileEntry, check: Check, reason: 'sweep' | 'heard' | 'recent') => {
+    const stat = statOf(absolute(path));
+    if (stat?.kind !== 'file') {
+      forgetFile(path);
+      return;
+    }
+    if (reason !== 'heard' && stat.size === entry.size && stat.mtimeMs === entry.mtimeMs) {
+      if (trusted(entry)) return;
+      // Heard changes vouch for a recent entry whose file kept its stat: it is read again only once that makes it trusted.
+      if (reason === 'recent' && stat.mtimeMs >= Date.now() - RACY_MARGIN_MS) return;
+    }
+    if (path === '.gitignore' || path.endsWith('/.gitignore')) check.rewalk.push(path.slice(0, Math.max(0, path.lastIndexOf('/'))));
+    check.pending.add(path);
+  };
+
+  /** Walks again the folders whose ignore rules changed, dropping what they now ignore and queuing what they now show. */
+  const applyRewalks = async (check: Check) => {
+    for (const dir of check.rewalk) {
+      if (!dirs.has(dir)) continue;
+      const listed = new Set(await walkInto(dir));
+      for (const path of [...files.keys()]) {
+        if (under(dir, path) && !listed.has(path)) {
+          forgetFile(path);
+          check.pending.delete(path);
+        }
+      }
+      for (const path of listed) if (!files.has(path)) check.pending.add(path);
+      dirty = true;
+    }
+    return check.pending;
+  };
+
   /**
    * Checks every entry under `start` against the disk: folders whose mtime moved are listed again (gone files and folders are
    * dropped at once), files are stat-ed. Returns the files to read again (changed, new, or too recent to trust).
    */
   const sweep = async (start: string): Promise<Set<string>> => {
-    const pending = new Set<string>();
-    const rewalk: string[] = [];
-    for (const [dir, mtimeMs] of [...dirs]) {
-      if (!under(start, dir) || !dirs.has(dir)) continue;
-      const stat = statOf(absolute(dir));
-      if (stat?.kind !== 'directory') {
-        forgetUnder(dir);
-        continue;
-      }
-      if (stat.mtimeMs === mtimeMs) continue;
-      dirs.set(dir, stat.mtimeMs);
-      dirty = true;
-      const listing = await listFolder(workspace, dir).catch(() => ({ files: [] as string[], folders: [] as string[] }));
-      if (listing.files.some((path) => path.endsWith('/.gitignore') || path === '.gitignore') !== files.has(dir ? `${dir}/.gitignore` : '.gitignore')) {
-        rewalk.push(dir);
-        continue;
-      }
-      const prefix = dir ? `${dir}/` : '';
-      const keepFiles = new Set(listing.files);
-      const keepFolders = new Set(listing.folders);
-      for (const path of files.keys()) if (path.slice(0, path.lastIndexOf('/') + 1) === prefix && !keepFiles.has(path)) files.delete(path);
-      for (const folder of [...dirs.keys()]) {
-        if (folder !== dir && folder.slice(0, folder.lastIndexOf('/') + 1) === prefix && !keepFolders.has(folder)) forgetUnder(folder);
-      }
-      for (const path of listing.files) if (!files.has(path)) pending.add(path);
-      for (const folder of listing.folders) {
-        if (dirs.has(folder)) continue;
-        for (const path of await walkInto(folder)) pending.add(path);
-      }
+    const check: Check = { pending: new Set(), rewalk: [] };
+    for (const dir of [...dirs.keys()]) {
+      if (under(start, dir) && dirs.has(dir)) await checkFolder(dir, check, false);
     }
-    // Deleting the current key is safe while iterating a Map.
-    for (const [path, entry] of files) {
-      if (!under(start, path)) continue;
-      const stat = statOf(absolute(path));
-      if (stat?.kind !== 'file') {
-        files.delete(path);
-        dirty = true;
-        continue;
-      }
-      if (stat.size === entry.size && stat.mtimeMs === entry.mtimeMs && trusted(entry)) continue;
-      if (path === '.gitignore' || path.endsWith('/.gitignore')) rewalk.push(path.slice(0, Math.max(0, path.lastIndexOf('/'))));
-      pending.add(path);
+    for (const [path, entry] of [...files]) if (under(start, path) && files.has(path)) checkFile(path, entry, check, 'sweep');
+    return applyRewalks(check);
+  };
+
+  /** Applies what the journal heard: folders with names added or removed are listed again, named paths stat-ed. */
+  const applyChanges = async (changes: JournalChanges): Promise<Set<string>> => {
+    const check: Check = { pending: new Set(), rewalk: [] };
+    // Parents first, so a folder gone with its parent is not listed.
+    for (const dir of [...changes.folders].sort()) if (dirs.has(dir)) await checkFolder(dir, check, true);
+    for (const path of changes.paths) {
+      const entry = files.get(path);
+      if (entry) checkFile(path, entry, check, 'heard');
+      else if (dirs.has(path) && statOf(absolute(path))?.kind !== 'directory') forgetUnder(path);
     }
-    for (const dir of rewalk) {
-      if (!dirs.has(dir)) continue;
-      const listed = new Set(await walkInto(dir));
-      for (const path of files.keys()) {
-        if (under(dir, path) && !listed.has(path)) {
-          files.delete(path);
-          pending.delete(path);
-        }
-      }
-      for (const path of listed) if (!files.has(path)) pending.add(path);
-      dirty = true;
+    for (const path of [...recent]) {
+      const entry = files.get(path);
+      if (entry && !check.pending.has(path)) checkFile(path, entry, check, 'recent');
     }
-    return pending;
+    return applyRewalks(check);
+  };
+
+  /** What a lookup under `start` must read again: from the journal when it vouches, else by checking every entry. */
+  const refresh = async (start: string): Promise<Set<string>> => {
+    const changes = journal?.healthy ? await journal.sync() : undefined;
+    if (changes) return applyChanges(changes);
+    // The journal could not vouch for this sync (a lost event is possible anywhere): everything is checked once.
+    return sweep(journal?.healthy ? '' : start);
   };
 
   const indexAll = async (paths: Iterable<string>, yieldEvery: number) => {
@@ -345,7 +418,10 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     for (const folded of stored.folds) foldId(folded);
     for (const name of stored.names) nameId(name);
     for (const [dir, mtimeMs] of stored.dirs) dirs.set(dir, mtimeMs);
-    for (const [path, entry] of stored.files) files.set(path, entry);
+    for (const [path, entry] of stored.files) {
+      files.set(path, entry);
+      if (!trusted(entry)) recent.add(path);
+    }
     return true;
   };
 
@@ -355,6 +431,8 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         const started = performance.now();
         if (load()) {
           fromCache = true;
+          // Watched before they are checked, so a change during the check is heard.
+          for (const dir of [...dirs.keys()].sort()) journal?.watch(dir);
           await indexAll(await sweep(''), 1);
         } else {
           await indexAll(await walkInto(''), 1);
@@ -368,7 +446,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       if (!ready || catchingUp) return Promise.resolve({ ready: false });
       return exclusive(async (): Promise<LookupAnswer> => {
         if (!ready || catchingUp || (start !== '' && !dirs.has(start) && !files.has(start))) return { ready: false };
-        const pending = await sweep(start);
+        const pending = await refresh(start);
         if (pending.size > INLINE_REINDEX_LIMIT) {
           catchingUp = true;
           void exclusive(() => indexAll(pending, 1)).finally(() => (catchingUp = false));
@@ -411,7 +489,17 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         if (entry.kind === 'parsed') parsed++;
         occurrences += (entry.occurrences?.length ?? 0) / 2;
       }
-      return { files: files.size, parsed, occurrences, names: names.length, ready, fromCache, buildMs, heapUsedBytes: process.memoryUsage().heapUsed };
+      return {
+        files: files.size,
+        parsed,
+        occurrences,
+        names: names.length,
+        ready,
+        fromCache,
+        watching: journal?.healthy ?? false,
+        buildMs,
+        heapUsedBytes: process.memoryUsage().heapUsed,
+      };
     },
     save() {
       if (!options.cacheFile || !dirty || !ready) return;

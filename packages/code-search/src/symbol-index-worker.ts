@@ -2,13 +2,15 @@
 // background and answers the requests of its SymbolIndex client.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSyntaxParser, nodeGrammarSource } from './grammar-loader.js';
+import { createChangeJournal } from './change-journal.js';
 import { createIndexStore } from './index-store.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 
-const { root, cacheFile } = workerData as { root: string; cacheFile?: string };
+const { root, cacheFile, watch } = workerData as { root: string; cacheFile?: string; watch: boolean };
 const port = parentPort!;
 const parser = createSyntaxParser(nodeGrammarSource);
-const store = createIndexStore({ root, parser, cacheFile, yieldNow: () => new Promise((resolve) => setImmediate(resolve)) });
+const journal = watch ? createChangeJournal(root) : undefined;
+const store = createIndexStore({ root, parser, cacheFile, journal, yieldNow: () => new Promise((resolve) => setImmediate(resolve)) });
 const SAVE_DELAY_MS = 5000;
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -45,6 +47,7 @@ port.on('message', (request: WorkerRequest) => {
         case 'close':
           if (saveTimer) clearTimeout(saveTimer);
           store.save();
+          journal?.close();
           parser.dispose();
           reply({ id: request.id, type: 'closed' });
           port.close();

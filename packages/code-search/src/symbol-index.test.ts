@@ -125,11 +125,15 @@ describe('the symbol index behind code_search', () => {
     expect(stats).toMatchObject({ ready: true, fromCache: false, files: 12, parsed: 10 });
   });
 
-  it('never answers from a stale entry: edits, new files, renames, deletions and .gitignore changes behind the host are seen at once', { timeout: 60_000 }, async () => {
+  it.each([
+    ['heard from the file system', true],
+    ['found by stat-ing every file', false],
+  ])('never answers from a stale entry: edits, new files, renames, deletions and .gitignore changes behind the host are seen at once (%s)', { timeout: 60_000 }, async (_label, watch) => {
     const workspace = createNodeWorkspace(root);
-    const tool = indexed();
+    const tool = indexed({ index: { cacheDir, watch } });
     const baseline = scan();
     await ready(tool, workspace);
+    expect(await tool.symbolIndex!.stats()).toMatchObject({ watching: watch });
     const same = async (query: string) => {
       for (const result_types of [['definition'], ['usage'], ['definition', 'usage']]) {
         const args = { query, result_types };
@@ -179,6 +183,14 @@ describe('the symbol index behind code_search', () => {
     for (let index = 0; index < 80; index++) writeFileSync(join(root, `many/m${index}.go`), `package many\n\nfunc Many${index % 2}() {}\n`);
     expect(await same('Many1')).toContain('40 results');
     expect(await same('Many0')).toContain('definition many/m0.go:3:6');
+
+    // A folder moved with its files, then one of them edited: the old place is gone, the new one is current.
+    renameSync(join(root, 'many'), join(root, 'moved'));
+    writeFileSync(join(root, 'moved/m3.go'), 'package many\n\nfunc Many2() {}\n');
+    expect(await same('Many2')).toContain('definition moved/m3.go:3:6');
+    expect(await same('Many0')).not.toContain('many/m0.go');
+    expect(await same('Many0')).toContain('definition moved/m0.go:3:6');
+    expect(await tool.symbolIndex!.stats()).toMatchObject({ watching: watch });
   });
 
   it('persists the index so a new tool on the same folder starts warm, and sees what changed while none ran', async () => {

@@ -8,6 +8,11 @@ export interface SymbolIndexOptions {
    * starts warm. Default: `toolhost-code-search` under `os.tmpdir()`; `false` keeps the index in memory only.
    */
   cacheDir?: string | false;
+  /**
+   * Hear changes from the file system (inotify, on Linux local file systems) so a lookup checks only what changed; default
+   * true. Off, or on a network or FUSE file system, each lookup stats every indexed file under the searched folder.
+   */
+  watch?: boolean;
 }
 
 /** A background index of definitions and identifier occurrences of one disk workspace, held by a worker thread. */
@@ -47,7 +52,7 @@ type WorkerConstructor = typeof import('node:worker_threads').Worker;
  * build alike). Run from sources (tests, benchmarks), the entry is TypeScript: it is required through the tsx loader, whose
  * require hook also works in worker threads.
  */
-async function startWorker(Worker: WorkerConstructor, workerData: { root: string; cacheFile?: string }) {
+async function startWorker(Worker: WorkerConstructor, workerData: { root: string; cacheFile?: string; watch: boolean }) {
   const fromSource = import.meta.url.endsWith('.ts');
   const url = new URL(fromSource ? './symbol-index-worker.ts' : './symbol-index-worker.js', import.meta.url);
   if (!fromSource) return new Worker(url, { workerData });
@@ -81,7 +86,7 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
   const workerPromise = (async () => {
     const [{ Worker }, cacheFile] = await Promise.all([import('node:worker_threads'), symbolIndexCacheFile(root, options.cacheDir)]);
     if (closed) return undefined;
-    const worker = await startWorker(Worker, { root, cacheFile });
+    const worker = await startWorker(Worker, { root, cacheFile, watch: options.watch ?? true });
     // Referenced while it builds or answers; idle, it never keeps the process alive (close() still stops it).
     const idle = () => {
       if (pending.size === 0 && (isReady || closed)) worker.unref();
