@@ -11,7 +11,7 @@ import { searchFiles, type SearchOutcome } from './search-workspace.js';
 import { comparePaths, walkWorkspace } from './workspace-walker.js';
 import type { IndexedFile } from './index-store.js';
 import { languageOfPath } from './language-table.js';
-import { createSymbolIndex, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
+import { createSymbolIndex, type IndexLookup, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
 
 /** Narrows the files whose content may contain the query (e.g. ripgrep on a disk workspace); undefined means "no opinion". */
 export type CandidatePrefilter = (request: {
@@ -131,33 +131,46 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
       const identifierQuery = matcher.identifierLike && !args.query.includes('$');
       const syntaxQuery = wantSyntax && identifierQuery;
+      const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
+      const wantPaths = resultTypes.has('path');
       let known: Map<string, IndexedFile> | undefined;
-      let indexed: IndexedFile[] | undefined;
-      if (symbols && syntaxQuery && !resultTypes.has('text')) {
-        // Definitions and usages only: the index (checked against the disk) names every file that can hold one.
-        // Searching one kind alone, parsed files holding only the other kind cannot add a result and are not read.
-        const only = resultTypes.has('usage') ? (resultTypes.has('definition') ? undefined : 'usage') : 'definition';
-        indexed = await symbols.lookup({ query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, only });
-        if (indexed) known = new Map(indexed.map((file) => [file.path, file]));
+      let indexed: IndexLookup | undefined;
+      if (symbols && wantContent) {
+        const request = { query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, paths: wantPaths };
+        if (syntaxQuery && !resultTypes.has('text')) {
+          // Definitions and usages only: the index (checked against the disk) names every file that can hold one.
+          // Searching one kind alone, parsed files holding only the other kind cannot add a result and are not read.
+          const only = resultTypes.has('usage') ? (resultTypes.has('definition') ? undefined : 'usage') : 'definition';
+          indexed = await symbols.lookup({ ...request, only });
+        } else {
+          // Text wanted: the trigram filters name the files that may hold it, and the index classifies the occurrences of
+          // those it holds unchanged (an occurrence that is no identifier is text); the rest are parsed.
+          indexed = await symbols.textLookup({ ...request, identifiers: identifierQuery });
+        }
+        if (indexed) known = new Map(indexed.files.filter((file) => file.occurrences).map((file) => [file.path, file]));
       }
       const startedAtMs = Date.now();
       const snapshot = useResultCache ? snapshotWorkspace(workspace, start, context.signal).catch(() => undefined) : undefined;
-      const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
       const prefiltered = indexed
-        ? Promise.resolve(new Set(indexed.map((file) => file.path)))
+        ? Promise.resolve(new Set(indexed.files.map((file) => file.path)))
         : wantContent && prefilter
           ? prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, signal: context.signal })
           : Promise.resolve(undefined);
-      // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules).
-      const walking = resultTypes.has('path') ? walkWorkspace(workspace, start, context.signal) : undefined;
+      // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules); with
+      // them, the index names the matching paths, else the folder is walked.
+      const pathsFromIndex = indexed?.paths;
+      const walking = wantPaths && !pathsFromIndex ? walkWorkspace(workspace, start, context.signal) : undefined;
       const candidates = await prefiltered;
       if (symbols && identifierQuery && candidates && !known) {
-        // Text wanted: ripgrep names the files; the index classifies those it holds unchanged (an occurrence that is no
-        // identifier is text), the rest are parsed.
+        // ripgrep named the files; the index classifies those it holds unchanged, the rest are parsed.
         const parseable = [...candidates].filter((path) => languageOfPath(path)?.grammar !== undefined);
         known = await symbols.occurrences({ query: args.query, caseSensitive: matcher.caseSensitive, paths: parseable });
       }
-      const listed = walking ? await walking : candidates ? [...candidates].sort(comparePaths) : await walkWorkspace(workspace, start, context.signal);
+      const listed = walking
+        ? await walking
+        : candidates
+          ? [...new Set([...candidates, ...(pathsFromIndex ?? [])])].sort(comparePaths)
+          : await walkWorkspace(workspace, start, context.signal);
       const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
       const outcome = await searchFiles(
         { matcher, files, resultTypes, maxResults: args.max_results, candidates, known },

@@ -9,17 +9,23 @@ import { extractIdentifiers, foldCase, foldedWordTokens } from './identifier-ext
 import { extensionOf, languageOfPath } from './language-table.js';
 import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES } from './file-limits.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
+import { buildTrigramFilter, mayContainTrigrams, trigramKeys } from './trigram-filter.js';
 import { listFolder, walkWorkspace } from './workspace-walker.js';
 import type { ChangeJournal, JournalChanges } from './change-journal.js';
 
 /** Bumped whenever the stored layout or the classification changes, so older cache files are ignored. */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
+/** Files over this size are read by text searches without a trigram filter (always candidates). */
+export const MAX_TRIGRAM_BYTES = 32 * 1024 * 1024;
 /** An entry whose file changed this recently before it was read cannot vouch for its content by mtime + size (racy-git rule). */
 export const RACY_MARGIN_MS = 2000;
 /** A search re-reads at most this many changed files itself; past that it scans while the index catches up in the background. */
 export const INLINE_REINDEX_LIMIT = 64;
 
-/** parsed: identifiers known; tokens: a code file with words only; large: over 2 MB, words only; binary, other: neither. */
+/**
+ * parsed: identifiers known; tokens: a code file with words only; large: over 2 MB, words only (none when binary); binary:
+ * nothing; other: a file of no code language (trigrams only).
+ */
 type EntryKind = 'parsed' | 'tokens' | 'large' | 'binary' | 'other';
 
 interface FileEntry {
@@ -31,6 +37,8 @@ interface FileEntry {
   folds?: Uint32Array;
   /** 'parsed': pairs of [UTF-16 start, name id * 2 + 1 when a definition]. */
   occurrences?: Int32Array;
+  /** Trigram filter of the text (any kind but binary, up to MAX_TRIGRAM_BYTES); none: a text search must read the file. */
+  grams?: Uint8Array;
 }
 
 /** A candidate file of an indexed lookup; `occurrences` (identifier nodes spelled like the query) only for parsed files. */
@@ -45,8 +53,11 @@ export interface IndexedFile {
   occurrences?: Array<{ start: number; definition: boolean }>;
 }
 
-/** What a lookup answers: the files that can hold a definition, usage or hint for the query, or `ready:false`. */
-export type LookupAnswer = { ready: true; files: IndexedFile[] } | { ready: false };
+/**
+ * What a lookup answers: the files that can hold a result or hint for the query, and when asked the files whose path holds
+ * it; or `ready:false`.
+ */
+export type LookupAnswer = { ready: true; files: IndexedFile[]; paths?: string[] } | { ready: false };
 
 /** Counters of the index. */
 export interface IndexStats {
@@ -148,7 +159,27 @@ export interface IndexStore {
   /** Loads the cache file or walks and indexes the whole workspace; resolves once lookups can answer. */
   build(): Promise<void>;
   /** `only`: parsed files count only when an occurrence is of that kind (a search for definitions, or usages, alone). */
-  lookup(request: { query: string; caseSensitive: boolean; start: string; extensions?: readonly string[]; only?: 'definition' | 'usage' }): Promise<LookupAnswer>;
+  lookup(request: {
+    query: string;
+    caseSensitive: boolean;
+    start: string;
+    extensions?: readonly string[];
+    only?: 'definition' | 'usage';
+    paths?: boolean;
+  }): Promise<LookupAnswer>;
+  /**
+   * Files under `start` that may contain `query` as text (trigram filters; files without one are always named), with the
+   * identifier nodes spelled like it for trusted parsed files when `identifiers`; `ready:false` for a query under three
+   * characters.
+   */
+  textLookup(request: {
+    query: string;
+    caseSensitive: boolean;
+    start: string;
+    extensions?: readonly string[];
+    identifiers: boolean;
+    paths?: boolean;
+  }): Promise<LookupAnswer>;
   /** Stored identifier nodes spelled like the query in `paths`, for entries old enough to be trusted by mtime + size. */
   occurrences(request: { query: string; caseSensitive: boolean; paths: readonly string[] }): IndexedFile[];
   stats(): IndexStats;
@@ -215,7 +246,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     else recent.add(path);
     const language = languageOfPath(path);
     const large = stat.size > MAX_PARSE_BYTES;
-    if (!large && !language?.grammar && !language?.codeWithoutGrammar) return;
+    // Every file a text search could read is read here: its trigrams answer text lookups.
     let bytes: Uint8Array;
     try {
       bytes = readFileSync(absolute(path));
@@ -223,17 +254,20 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       return;
     }
     const binary = bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
-    if (large || bytes.length > MAX_PARSE_BYTES) {
-      // Searched as text only; its words say whether a definition or usage search should mention it (binaries never).
-      entry.kind = 'large';
-      if (!binary) entry.folds = Uint32Array.from([...foldedWordTokens(decoder.decode(bytes))].map(foldId)).sort();
-      return;
-    }
     if (binary) {
-      entry.kind = 'binary';
+      // Over 2 MB it stays 'large' without words: a definition or usage search never mentions it, a text search skips it.
+      entry.kind = large || bytes.length > MAX_PARSE_BYTES ? 'large' : 'binary';
       return;
     }
     const text = decoder.decode(bytes);
+    if (bytes.length <= MAX_TRIGRAM_BYTES) entry.grams = buildTrigramFilter(text);
+    if (large || bytes.length > MAX_PARSE_BYTES) {
+      // Searched as text only; its words say whether a definition or usage search should mention it.
+      entry.kind = 'large';
+      entry.folds = Uint32Array.from([...foldedWordTokens(text)].map(foldId)).sort();
+      return;
+    }
+    if (!language?.grammar && !language?.codeWithoutGrammar) return;
     entry.folds = Uint32Array.from([...foldedWordTokens(text)].map(foldId)).sort();
     entry.kind = 'tokens';
     const grammar = language?.grammar;
@@ -425,6 +459,36 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     return true;
   };
 
+  /** Brings the entries under `start` up to date, then answers with `collect()` (and the matching paths when asked). */
+  const answer = (
+    start: string,
+    pathQuery: { query: string; caseSensitive: boolean; extensions?: readonly string[] } | undefined,
+    collect: () => IndexedFile[],
+  ): Promise<LookupAnswer> => {
+    // While the index catches up with many changes, searches scan instead of waiting for it.
+    if (!ready || catchingUp) return Promise.resolve({ ready: false });
+    return exclusive(async (): Promise<LookupAnswer> => {
+      if (!ready || catchingUp || (start !== '' && !dirs.has(start) && !files.has(start))) return { ready: false };
+      const pending = await refresh(start);
+      if (pending.size > INLINE_REINDEX_LIMIT) {
+        catchingUp = true;
+        void exclusive(() => indexAll(pending, 1)).finally(() => (catchingUp = false));
+        return { ready: false };
+      }
+      await indexAll(pending, Number.POSITIVE_INFINITY);
+      const found: LookupAnswer = { ready: true, files: collect() };
+      if (pathQuery) {
+        const allowed = pathQuery.extensions ? new Set(pathQuery.extensions) : undefined;
+        const lower = pathQuery.query.toLowerCase();
+        // Smart case, as for content.
+        const has = pathQuery.caseSensitive ? (path: string) => path.includes(pathQuery.query) : (path: string) => path.toLowerCase().includes(lower);
+        found.paths = [];
+        for (const path of files.keys()) if (under(start, path) && (!allowed || allowed.has(extensionOf(path))) && has(path)) found.paths.push(path);
+      }
+      return found;
+    });
+  };
+
   return {
     build() {
       return exclusive(async () => {
@@ -441,18 +505,8 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         buildMs = performance.now() - started;
       });
     },
-    lookup({ query, caseSensitive, start, extensions, only }) {
-      // While the index catches up with many changes, searches scan instead of waiting for it.
-      if (!ready || catchingUp) return Promise.resolve({ ready: false });
-      return exclusive(async (): Promise<LookupAnswer> => {
-        if (!ready || catchingUp || (start !== '' && !dirs.has(start) && !files.has(start))) return { ready: false };
-        const pending = await refresh(start);
-        if (pending.size > INLINE_REINDEX_LIMIT) {
-          catchingUp = true;
-          void exclusive(() => indexAll(pending, 1)).finally(() => (catchingUp = false));
-          return { ready: false };
-        }
-        await indexAll(pending, Number.POSITIVE_INFINITY);
+    lookup({ query, caseSensitive, start, extensions, only, paths }) {
+      return answer(start, paths ? { query, caseSensitive, extensions } : undefined, () => {
         const allowed = extensions ? new Set(extensions) : undefined;
         const fid = foldIds.get(foldCase(query));
         const out: IndexedFile[] = [];
@@ -469,7 +523,27 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
             only === undefined || !trusted(entry) ? occurrences.length > 0 : occurrences.some((occurrence) => occurrence.definition === (only === 'definition'));
           if (wanted) out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs, occurrences });
         }
-        return { ready: true, files: out };
+        return out;
+      });
+    },
+    textLookup({ query, caseSensitive, start, extensions, identifiers, paths }) {
+      const keys = trigramKeys(query);
+      // A literal of fewer than three characters has no trigram to look for.
+      if (keys.length === 0) return Promise.resolve({ ready: false });
+      return answer(start, paths ? { query, caseSensitive, extensions } : undefined, () => {
+        const allowed = extensions ? new Set(extensions) : undefined;
+        const fid = identifiers ? foldIds.get(foldCase(query)) : undefined;
+        const out: IndexedFile[] = [];
+        for (const [path, entry] of files) {
+          if (!under(start, path) || (allowed && !allowed.has(extensionOf(path)))) continue;
+          // Binary files are never searched as text (a large one is 'large' without words).
+          if (entry.kind === 'binary' || (entry.kind === 'large' && !entry.folds)) continue;
+          if (entry.grams && !mayContainTrigrams(entry.grams, keys)) continue;
+          const file: IndexedFile = { path, size: entry.size, mtimeMs: entry.mtimeMs };
+          if (identifiers && entry.kind === 'parsed' && trusted(entry)) file.occurrences = fid === undefined ? [] : matching(entry, query, caseSensitive, fid);
+          out.push(file);
+        }
+        return out;
       });
     },
     occurrences({ query, caseSensitive, paths }) {

@@ -100,6 +100,17 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   let stoppedEarly = false;
   const overflow = new Set<ResultType>();
 
+  /**
+   * False when a file whose identifier nodes spelled like the query are `occurrences` cannot add to any requested category
+   * that has not already overflowed (text is unknown without reading, so an open text category always reads).
+   */
+  const mayAdd = (occurrences: ReadonlyArray<{ definition: boolean }>) =>
+    CONTENT_TYPES.some((type) => {
+      if (!resultTypes.has(type) || overflow.has(type)) return false;
+      if (type === 'text') return true;
+      return occurrences.some((occurrence) => occurrence.definition === (type === 'definition'));
+    });
+
   const add = (hit: SearchHit) => {
     hits.push(hit);
     counts[hit.result_type]++;
@@ -147,6 +158,9 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
         continue;
       }
     }
+    // The index's identifier nodes of a file can show it adds nothing to the categories still open: then it is not read.
+    const knownOccurrences = request.known?.get(contentFiles[index])?.occurrences;
+    if (knownOccurrences && !mayAdd(knownOccurrences)) continue;
     for (let ahead = index; ahead < Math.min(contentFiles.length, index + READ_AHEAD); ahead++) read(ahead);
     const bytes = await read(index);
     reads.delete(index);

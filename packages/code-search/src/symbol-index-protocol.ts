@@ -2,7 +2,8 @@ import type { IndexedFile, IndexStats, LookupAnswer } from './index-store.js';
 
 /** A message from a SymbolIndex to its worker. */
 export type WorkerRequest =
-  | { id: number; type: 'lookup'; query: string; caseSensitive: boolean; start: string; extensions?: string[]; only?: 'definition' | 'usage' }
+  | { id: number; type: 'lookup'; query: string; caseSensitive: boolean; start: string; extensions?: string[]; only?: 'definition' | 'usage'; paths?: boolean }
+  | { id: number; type: 'textLookup'; query: string; caseSensitive: boolean; start: string; extensions?: string[]; identifiers: boolean; paths?: boolean }
   | { id: number; type: 'occurrences'; query: string; caseSensitive: boolean; paths: string[] }
   | { id: number; type: 'stats' }
   | { id: number; type: 'close' };

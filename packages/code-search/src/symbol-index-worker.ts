@@ -35,8 +35,9 @@ port.on('message', (request: WorkerRequest) => {
   void (async () => {
     try {
       switch (request.type) {
-        case 'lookup': {
-          const answer = await store.lookup(request);
+        case 'lookup':
+        case 'textLookup': {
+          const answer = request.type === 'lookup' ? await store.lookup(request) : await store.textLookup(request);
           scheduleSave();
           return reply({ id: request.id, type: 'lookup', answer });
         }

@@ -54,6 +54,19 @@ function words(root: string): string[] {
   return [...found].sort();
 }
 
+function allFiles(root: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) visit(path);
+      else found.push(path);
+    }
+  };
+  visit('');
+  return found.sort();
+}
+
 describe('the symbol index behind code_search', () => {
   let root = '';
   let cacheDir = '';
@@ -121,6 +134,13 @@ describe('the symbol index behind code_search', () => {
       expect(shown.size, kind).toBeGreaterThan(0);
       expect([...new Set(reads)].sort(), kind).toEqual([...shown].sort());
     }
+    // Text comes from the trigram filters: only files holding the literal are opened, prose included.
+    for (const query of ['return', 'Gadget(', 'gadget']) {
+      reads.length = 0;
+      await search(tool, workspace, { query, result_types: ['text'], max_results: 100 });
+      const holding = allFiles(root).filter((path) => readFileSync(join(root, path), 'utf8').toLowerCase().includes(query.toLowerCase()));
+      expect([...new Set(reads)].sort(), query).toEqual(holding);
+    }
     const stats = await tool.symbolIndex!.stats();
     expect(stats).toMatchObject({ ready: true, fromCache: false, files: 12, parsed: 10 });
   });
@@ -135,7 +155,7 @@ describe('the symbol index behind code_search', () => {
     await ready(tool, workspace);
     expect(await tool.symbolIndex!.stats()).toMatchObject({ watching: watch });
     const same = async (query: string) => {
-      for (const result_types of [['definition'], ['usage'], ['definition', 'usage']]) {
+      for (const result_types of [['definition'], ['usage'], ['definition', 'usage'], ['text'], ['definition', 'usage', 'text', 'path']]) {
         const args = { query, result_types };
         const answer = await search(tool, workspace, args);
         expect(answer, `${query} ${result_types}`).toBe(await search(baseline, workspace, args));

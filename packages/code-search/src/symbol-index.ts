@@ -1,5 +1,11 @@
-import type { IndexedFile, IndexStats, LookupAnswer } from './index-store.js';
+import type { IndexedFile, IndexStats } from './index-store.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
+
+/** What an index lookup names: candidate files, and the files whose path holds the query when asked. */
+export interface IndexLookup {
+  files: IndexedFile[];
+  paths?: string[];
+}
 
 /** Options of {@link createSymbolIndex}. */
 export interface SymbolIndexOptions {
@@ -20,10 +26,31 @@ export interface SymbolIndex {
   /** Resolves true once the index answers lookups (built or loaded from the cache folder), false when it cannot. */
   readonly ready: Promise<boolean>;
   /**
-   * Files under `start` that can hold a definition or usage of `query` (or a hint about one), after checking every indexed
-   * file and folder under `start` against the disk; undefined while the index is not ready (search by scanning then).
+   * Files under `start` that can hold a definition or usage of `query` (or a hint about one), after bringing the index up to
+   * date with the disk; with `paths`, also the files whose path holds the query. Undefined while the index is not ready
+   * (search by scanning then).
    */
-  lookup(request: { query: string; caseSensitive: boolean; start: string; extensions?: ReadonlySet<string>; only?: 'definition' | 'usage' }): Promise<IndexedFile[] | undefined>;
+  lookup(request: {
+    query: string;
+    caseSensitive: boolean;
+    start: string;
+    extensions?: ReadonlySet<string>;
+    only?: 'definition' | 'usage';
+    paths?: boolean;
+  }): Promise<IndexLookup | undefined>;
+  /**
+   * Files under `start` that may contain `query` as text (a trigram filter per file), after bringing the index up to date;
+   * with `identifiers`, the identifier nodes spelled like it in trusted parsed files; with `paths`, the files whose path holds
+   * it. Undefined while the index is not ready or for a query under three characters.
+   */
+  textLookup(request: {
+    query: string;
+    caseSensitive: boolean;
+    start: string;
+    extensions?: ReadonlySet<string>;
+    identifiers: boolean;
+    paths?: boolean;
+  }): Promise<IndexLookup | undefined>;
   /** Stored identifier nodes spelled like `query` in `paths` (entries old enough to be trusted by mtime + size); empty until ready. */
   occurrences(request: { query: string; caseSensitive: boolean; paths: readonly string[] }): Promise<Map<string, IndexedFile>>;
   /** Counters of the index; undefined once closed. */
@@ -32,6 +59,11 @@ export interface SymbolIndex {
   readonly running: boolean;
   /** Saves the index and stops the worker. */
   close(): Promise<void>;
+}
+
+function lookupOf(response: WorkerResponse | undefined): IndexLookup | undefined {
+  if (response?.type !== 'lookup' || !response.answer.ready) return undefined;
+  return { files: response.answer.files, paths: response.answer.paths };
 }
 
 /** How long close() lets the worker save before it is terminated. */
@@ -140,12 +172,15 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
     get running() {
       return running;
     },
-    async lookup({ query, caseSensitive, start, extensions, only }) {
+    async lookup({ query, caseSensitive, start, extensions, only, paths }) {
       if (!isReady) return undefined;
-      const response = await ask({ type: 'lookup', query, caseSensitive, start, extensions: extensions ? [...extensions] : undefined, only });
-      if (response?.type !== 'lookup') return undefined;
-      const answer: LookupAnswer = response.answer;
-      return answer.ready ? answer.files : undefined;
+      const response = await ask({ type: 'lookup', query, caseSensitive, start, extensions: extensions ? [...extensions] : undefined, only, paths });
+      return lookupOf(response);
+    },
+    async textLookup({ query, caseSensitive, start, extensions, identifiers, paths }) {
+      if (!isReady) return undefined;
+      const response = await ask({ type: 'textLookup', query, caseSensitive, start, extensions: extensions ? [...extensions] : undefined, identifiers, paths });
+      return lookupOf(response);
     },
     async occurrences({ query, caseSensitive, paths }) {
       const known = new Map<string, IndexedFile>();
