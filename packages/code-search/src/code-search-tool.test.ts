@@ -334,6 +334,25 @@ describe('hints', () => {
     expect(result.data?.hints).toEqual([expect.stringContaining('over 2 MB')]);
   });
 
+  it('keeps both hints when text has already overflowed and files past it are skipped unread', async () => {
+    const files: Record<string, string> = {
+      'a.md': '# Huge\n\nHuge Huge Huge\n',
+      'b.txt': 'Huge notes\n',
+      'lib/c.rb': 'class Huge\nend\n',
+      'x/big.ts': `const Huge = 1;\n${'// filler line\n'.repeat(150_000)}`,
+      'z/prose.md': 'Huge again\n',
+      'z/use.ts': 'export const Huge = 2;\nHuge;\n',
+    };
+    const result = await search(createMemoryWorkspace(files), { query: 'Huge', max_results: 2 });
+    expect(hitsOf(result).map(brief)).toEqual(['definition z/use.ts:1:14', 'usage z/use.ts:2:1']);
+    expect(result.data?.truncated).toBe(true);
+    expect(result.data?.hints).toEqual([
+      expect.stringContaining('more results exist'),
+      expect.stringContaining('ruby (1 file)'),
+      expect.stringContaining('1 matching file is over 2 MB'),
+    ]);
+  });
+
   it('reports no results plainly', async () => {
     const result = await search(createMemoryWorkspace({ 'a.ts': 'x' }), { query: 'absent' });
     expect(result.ok).toBe(true);

@@ -82,6 +82,8 @@ export interface IndexStats {
   buildMs: number;
   /** The worker thread's JavaScript heap in use (the index lives there). */
   heapUsedBytes: number;
+  /** Bytes of the per-file arrays outside that heap: word ids, identifier nodes and trigram filters. */
+  arrayBytes: number;
 }
 
 interface StoredIndex {
@@ -559,9 +561,11 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     stats() {
       let parsed = 0;
       let occurrences = 0;
+      let arrayBytes = 0;
       for (const entry of files.values()) {
         if (entry.kind === 'parsed') parsed++;
         occurrences += (entry.occurrences?.length ?? 0) / 2;
+        arrayBytes += (entry.folds?.byteLength ?? 0) + (entry.occurrences?.byteLength ?? 0) + (entry.grams?.byteLength ?? 0);
       }
       return {
         files: files.size,
@@ -573,6 +577,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         watching: journal?.healthy ?? false,
         buildMs,
         heapUsedBytes: process.memoryUsage().heapUsed,
+        arrayBytes,
       };
     },
     save() {

@@ -101,15 +101,20 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const overflow = new Set<ResultType>();
 
   /**
-   * False when a file whose identifier nodes spelled like the query are `occurrences` cannot add to any requested category
-   * that has not already overflowed (text is unknown without reading, so an open text category always reads).
+   * False when a file cannot add to any requested content category that has not already overflowed, nor to a hint, so it
+   * need not be read: text is unknown without reading (an open text category reads every file); past that, only code files
+   * can hold definitions or usages (a code language without a grammar only counts for its hint), and the index's identifier
+   * nodes of a file (`known`) say which of the two it holds.
    */
-  const mayAdd = (occurrences: ReadonlyArray<{ definition: boolean }>) =>
-    CONTENT_TYPES.some((type) => {
-      if (!resultTypes.has(type) || overflow.has(type)) return false;
-      if (type === 'text') return true;
-      return occurrences.some((occurrence) => occurrence.definition === (type === 'definition'));
-    });
+  const mayAdd = (path: string) => {
+    const open = CONTENT_TYPES.filter((type) => resultTypes.has(type) && !overflow.has(type));
+    if (open.includes('text')) return true;
+    if (open.length === 0 || !matcher.identifierLike) return false;
+    const language = languageOfPath(path);
+    if (!language?.grammar) return language?.codeWithoutGrammar === true;
+    const occurrences = request.known?.get(path)?.occurrences;
+    return !occurrences || open.some((type) => occurrences.some((occurrence) => occurrence.definition === (type === 'definition')));
+  };
 
   const add = (hit: SearchHit) => {
     hits.push(hit);
@@ -144,6 +149,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     return pending;
   };
 
+  let prefetched = 0;
   for (let index = 0; index < contentFiles.length; index++) {
     if (environment.signal?.aborted) break;
     if (firstCategory !== 'path' && overflow.has(firstCategory)) {
@@ -158,10 +164,11 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
         continue;
       }
     }
-    // The index's identifier nodes of a file can show it adds nothing to the categories still open: then it is not read.
-    const knownOccurrences = request.known?.get(contentFiles[index])?.occurrences;
-    if (knownOccurrences && !mayAdd(knownOccurrences)) continue;
-    for (let ahead = index; ahead < Math.min(contentFiles.length, index + READ_AHEAD); ahead++) read(ahead);
+    if (!mayAdd(contentFiles[index])) continue;
+    // Files are read ahead, except those that could add nothing when their turn to be read ahead comes.
+    for (prefetched = Math.max(prefetched, index); prefetched < Math.min(contentFiles.length, index + READ_AHEAD); prefetched++) {
+      if (prefetched === index || mayAdd(contentFiles[prefetched])) read(prefetched);
+    }
     const bytes = await read(index);
     reads.delete(index);
     if (bytes === SKIPPED) continue;

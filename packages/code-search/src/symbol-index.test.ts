@@ -145,6 +145,31 @@ describe('the symbol index behind code_search', () => {
     expect(stats).toMatchObject({ ready: true, fromCache: false, files: 12, parsed: 10 });
   });
 
+  it('truncates to the first results of the full answer, index or scan, whatever files it skips unread', { timeout: 120_000 }, async () => {
+    const workspace = createNodeWorkspace(root);
+    const tool = indexed();
+    const baseline = scan();
+    await ready(tool, workspace);
+    const data = async (searcher: CodeSearchTool, args: Record<string, unknown>) => {
+      const result = await searcher.execute(searcher.schema.parse(args), context(workspace));
+      return result.data as { results: unknown[]; truncated: boolean };
+    };
+    const queries = [...words(root).filter((_, index) => index % 10 === 0), 'gadget', 'return', 'the', 'Gadget('];
+    for (const query of queries) {
+      for (const result_types of [undefined, ['definition', 'usage', 'text'], ['definition', 'text'], ['usage', 'text']]) {
+        const full = await data(baseline, { query, result_types, max_results: 100 });
+        expect(full.truncated).toBe(false);
+        for (const max_results of [1, 2, 3]) {
+          const expected = { results: full.results.slice(0, max_results), truncated: full.results.length > max_results };
+          for (const searcher of [tool, baseline]) {
+            const limited = await data(searcher, { query, result_types, max_results });
+            expect({ results: limited.results, truncated: limited.truncated }, JSON.stringify({ query, result_types, max_results })).toEqual(expected);
+          }
+        }
+      }
+    }
+  });
+
   it.each([
     ['heard from the file system', true],
     ['found by stat-ing every file', false],
