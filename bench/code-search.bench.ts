@@ -2,7 +2,7 @@
 // what CI installs from Debian packages (golang-src, rust-src, Python's own library). A missing corpus is skipped with a line
 // saying how to install it. Also: where the cold time goes, and the symbol index's build time and memory at 10k and 50k files.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -233,7 +233,10 @@ async function benchCorpus(corpus: Corpus, root: string, rows: string[][], index
   }
 }
 
-/** A tree of the first `count` files of the corpora (hard links when possible), for the index scale figures. */
+/**
+ * A tree of the first `count` files of the corpora, for the index scale figures: copies, since the index stats a
+ * hard-linked file at every search (a write through its other name raises no event in the tree).
+ */
 function scaleTree(sources: string[], count: number): { root: string; files: number } {
   const root = mkdtempSync(join(tmpdir(), `code-search-scale-${count}-`));
   let files = 0;
@@ -245,11 +248,7 @@ function scaleTree(sources: string[], count: number): { root: string; files: num
       else if (entry.isFile()) {
         const target = join(root, prefix, relative(source, path));
         mkdirSync(dirname(target), { recursive: true });
-        try {
-          linkSync(path, target);
-        } catch {
-          copyFileSync(path, target);
-        }
+        copyFileSync(path, target);
         files++;
       }
     }
@@ -325,7 +324,7 @@ export default async function (): Promise<void> {
       const scaleRows: string[][] = [];
       for (const count of scales) await benchScale([...scaleSources, ...temporary], count, scaleRows);
       printTable(['files', 'parsed', 'identifiers', 'index build', 'worker heap + index arrays', 'cache file', 'def+usage "Read": index / rg ms'], scaleRows);
-      console.log('The scale trees hold the first N files of the corpora above (hard links), fewer when the corpora hold fewer.');
+      console.log('The scale trees hold copies of the first N files of the corpora above, fewer when the corpora hold fewer.');
     }
   } finally {
     for (const root of temporary) rmSync(root, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,6 +75,20 @@ describe('the index store with a change journal', () => {
     expect(await definitions(store, 'Beta')).toEqual([]);
     expect(watched.has('src/deep')).toBe(false);
     expect(store.stats().files).toBe(2);
+  });
+
+  it('checks files with another hard link at every lookup, since a write through that link is heard nowhere here', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'index-store-link-'));
+    try {
+      linkSync(join(root, 'src/a.ts'), join(outside, 'a.ts'));
+      const { journal } = scriptedJournal();
+      const store = createIndexStore({ root, parser, journal });
+      await store.build();
+      writeFileSync(join(outside, 'a.ts'), 'export function Linked() {}\n');
+      expect(await definitions(store, 'Linked')).toEqual(['src/a.ts']);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('checks every file when the journal cannot vouch for a sync', async () => {

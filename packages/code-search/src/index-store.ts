@@ -37,6 +37,8 @@ interface FileEntry {
   folds?: Uint32Array;
   /** 'parsed': pairs of [UTF-16 start, name id * 2 + 1 when a definition]. */
   occurrences?: Int32Array;
+  /** True when the file had several hard links when indexed. */
+  linked?: boolean;
   /** Trigram filter of the text (any kind but binary, up to MAX_TRIGRAM_BYTES); none: a text search must read the file. */
   grams?: Uint8Array;
 }
@@ -114,11 +116,11 @@ function hasId(sorted: Uint32Array, id: number): boolean {
   return false;
 }
 
-function statOf(absolute: string): WorkspaceStat | undefined {
+function statOf(absolute: string): (WorkspaceStat & { links: number }) | undefined {
   const stat = lstatSync(absolute, { throwIfNoEntry: false });
   if (!stat) return undefined;
   const kind = stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : stat.isSymbolicLink() ? 'symlink' : 'other';
-  return { kind, size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
+  return { kind, size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777, links: stat.nlink };
 }
 
 /** A read-only Workspace over synchronous file calls: the worker is alone on its thread, so blocking is cheaper than awaiting. */
@@ -246,6 +248,11 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     files.set(path, entry);
     if (trusted(entry)) recent.delete(path);
     else recent.add(path);
+    // A file with another name elsewhere can be written through that name, which raises no event in its folder here.
+    if (stat.links > 1) {
+      entry.linked = true;
+      linked.add(path);
+    } else linked.delete(path);
     const language = languageOfPath(path);
     const large = stat.size > MAX_PARSE_BYTES;
     // Every file a text search could read is read here: its trigrams answer text lookups.
@@ -294,8 +301,11 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
   const { journal } = options;
   /** Entries too recent to trust (checked again at each lookup until they can be). */
   const recent = new Set<string>();
+  /** Files with several hard links: stat-ed at each lookup, since a write through another link is not heard. */
+  const linked = new Set<string>();
   const forgetFile = (path: string) => {
     recent.delete(path);
+    linked.delete(path);
     if (files.delete(path)) dirty = true;
   };
 
@@ -419,7 +429,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       if (entry) checkFile(path, entry, check, 'heard');
       else if (dirs.has(path) && statOf(absolute(path))?.kind !== 'directory') forgetUnder(path);
     }
-    for (const path of [...recent]) {
+    for (const path of [...recent, ...linked]) {
       const entry = files.get(path);
       if (entry && !check.pending.has(path)) checkFile(path, entry, check, 'recent');
     }
@@ -457,6 +467,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     for (const [path, entry] of stored.files) {
       files.set(path, entry);
       if (!trusted(entry)) recent.add(path);
+      if (entry.linked) linked.add(path);
     }
     return true;
   };

@@ -36,6 +36,7 @@ describe('createToolHost', () => {
     [{ workspace: dir, codeSearch: { index: 'off' } }],
     [{ workspace: dir, codeSearch: { index: { cacheDir: 'relative/cache' } } }],
     [{ workspace: dir, codeSearch: { index: { cacheDir: true } } }],
+    [{ workspace: dir, codeSearch: { index: { watch: 'yes' } } }],
     [undefined],
   ])('throws invalid_options for %j', (options) => {
     expect(thrownCode(() => createToolHost(options as never))).toBe('invalid_options');
@@ -155,6 +156,16 @@ describe('codeSearch.index', () => {
     await definitionOf(host);
     await vi.waitFor(() => expect(readdirSync(cacheDir).filter((name) => /^index-[0-9a-f]{24}\.v8$/.test(name))).toHaveLength(1), { timeout: 60_000, interval: 25 });
     expect(threads()).toBeGreaterThan(before);
+    await host.close();
+  });
+
+  it.runIf(linux)('watch: false still sees an edit made behind the host at the next search', async () => {
+    const workspace = workspaceWith('unwatched-');
+    const host = createToolHost({ workspace, profile: 'advanced', codeSearch: { index: { cacheDir: false, watch: false } } });
+    await definitionOf(host);
+    writeFileSync(join(workspace, 'later.ts'), 'export function makeGizmo() {}\n');
+    const result = await host.call('code_search', { query: 'makeGizmo', result_types: ['definition'] });
+    expect(result.output).toContain('later.ts:1');
     await host.close();
   });
 

@@ -60,11 +60,12 @@ export interface ToolHostOptions {
 export interface CodeSearchOptions {
   /**
    * The background symbol index of a workspace on this machine (a worker thread, started with the advanced profile):
-   * definition and usage searches answer from it once built, earlier ones scan. `cacheDir` keeps it between processes
-   * (default: `toolhost-code-search` under the OS temp folder; `false`: memory only). Default `true`; `false` never
-   * starts the worker and always scans.
+   * definition, usage and text searches answer from it once built, earlier ones scan. `cacheDir` keeps it between
+   * processes (default: `toolhost-code-search` under the OS temp folder; `false`: memory only). `watch` (default true)
+   * hears changes from the file system so a search checks only what changed; `false` stats every file at each search.
+   * Default `true`; `false` never starts the worker and always scans.
    */
-  index?: boolean | { cacheDir?: string | false };
+  index?: boolean | { cacheDir?: string | false; watch?: boolean };
 }
 
 function checkCodeSearchOptions(codeSearch: unknown): void {
@@ -72,8 +73,9 @@ function checkCodeSearchOptions(codeSearch: unknown): void {
   if (!codeSearch || typeof codeSearch !== 'object' || Array.isArray(codeSearch)) throw new ToolHostError('invalid_options', 'codeSearch must be an object');
   const { index } = codeSearch as CodeSearchOptions;
   if (index === undefined || typeof index === 'boolean') return;
-  if (!index || typeof index !== 'object' || Array.isArray(index)) throw new ToolHostError('invalid_options', 'codeSearch.index must be true, false or { cacheDir }');
-  const { cacheDir } = index;
+  if (!index || typeof index !== 'object' || Array.isArray(index)) throw new ToolHostError('invalid_options', 'codeSearch.index must be true, false or { cacheDir, watch }');
+  const { cacheDir, watch } = index;
+  if (watch !== undefined && typeof watch !== 'boolean') throw new ToolHostError('invalid_options', `codeSearch.index.watch must be a boolean, got ${JSON.stringify(watch)}`);
   if (cacheDir !== undefined && cacheDir !== false && (typeof cacheDir !== 'string' || !isAbsolute(cacheDir))) {
     throw new ToolHostError('invalid_options', `codeSearch.index.cacheDir must be an absolute path or false, got ${JSON.stringify(cacheDir)}`);
   }
