@@ -17,7 +17,9 @@ export function isWordBounded(text: string, start: number, length: number): bool
 
 /**
  * False when the occurrence at `start` cannot name a declaration whatever the parse says, read from the text before it
- * on the same line: after a member access (`x.name`, `x .name`, but not a `...name` rest pattern) or a `::`. In the
+ * on the same line: after a member access (`x.name`, `x .name`, but not a `...name` rest pattern), a `::`, an `=` (a
+ * value: `x = name`, `x := name`, `a == name`; not in Python or Bash, see below) or a keyword followed by a value
+ * (`return name`, `new name`, `go name()`). In the
  * grammars it answers for, a declaration's name follows a keyword, a type, punctuation that opens a list or a line
  * break, never these. (A name before `::` is no rule: Rust macro bodies such as `static $name: libc::c_void` parse with
  * the path's head as the declared name.) C and C++ are left to the parse (qualified definitions such as `Foo::name`,
@@ -32,8 +34,27 @@ export function mayBeDeclarationName(text: string, start: number, grammar: strin
   const code = text.charCodeAt(before);
   const previous = before > 0 ? text.charCodeAt(before - 1) : 0;
   if (code === 46 /* . */) return previous === 46;
-  return !(code === 58 /* : */ && previous === 58);
+  if (code === 58 /* : */) return previous !== 58;
+  // A value after an assignment or a comparison (`x = name`, `x := name`, `a == name`); Python's chained assignments
+  // (`a = name = None`) declare every target, and Bash's `a=name` is one word.
+  if (code === 61 /* = */) return grammar === 'bash' || grammar === 'python';
+  if (!isWordCode(code)) return true;
+  let wordStart = before;
+  while (wordStart > 0 && isWordCode(text.charCodeAt(wordStart - 1))) wordStart--;
+  return !VALUE_KEYWORDS[grammar]?.has(text.slice(wordStart, before + 1));
 }
+
+const SCRIPT_VALUE_KEYWORDS = new Set(['return', 'await', 'yield', 'throw', 'new', 'typeof', 'instanceof']);
+/** Per grammar, reserved words followed by a value, never by a name being declared (none can be a type name there). */
+const VALUE_KEYWORDS: Record<string, ReadonlySet<string> | undefined> = {
+  typescript: SCRIPT_VALUE_KEYWORDS,
+  tsx: SCRIPT_VALUE_KEYWORDS,
+  javascript: SCRIPT_VALUE_KEYWORDS,
+  python: new Set(['return', 'await', 'yield', 'not', 'and', 'or', 'is', 'raise', 'assert', 'del']),
+  go: new Set(['return', 'go', 'defer']),
+  rust: new Set(['return']),
+  java: new Set(['return', 'throw', 'new', 'instanceof']),
+};
 
 function isIdentifier(spec: SyntaxSpec, node: Node): boolean {
   if (spec.identifiers.has(node.type)) return true;

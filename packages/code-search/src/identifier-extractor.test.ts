@@ -54,7 +54,9 @@ describe('extractIdentifiers', () => {
     const snippets: Array<[GrammarId, string, string[]]> = [
       ['typescript', 'const [first, ...gadget] = list;\nconst { ...rest } = obj;\nfunction f(...args: number[]) { return obj.gadget; }\n', ['gadget', 'rest']],
       ['javascript', 'x = 1.\ngadget = 2\nlet a = 1. ; let gadget2 = 3\n', ['gadget2']],
-      ['python', 'x = 1.\ngadget = 2\nself.gadget = 3\n# done.\ndef gadget():\n    pass\n', ['gadget']],
+      ['python', 'x = 1.\ngadget = 2\nself.gadget = 3\n# done.\ndef gadget():\n    pass\na = chained = None\nreturn_ = not_ = 1\n', ['gadget', 'chained', 'not_']],
+      ['go', 'package p\n\nfunc f() { r := NewGadget(); x = NewGadget; go NewGadget(); defer NewGadget(); return NewGadget }\n', ['r']],
+      ['java', 'class A { go gadget; int b = gadget; Object c = new Gadget(); }\n', ['gadget', 'b', 'c']],
       ['go', 'package p\n\n// Reads.\nfunc NewGadget() {}\nvar g = x.\n\tNewGadget\n', ['NewGadget']],
       ['rust', 'fn from_gadget() {}\nfn main() { let v = std::str::from_gadget(b); v.from_gadget(); let [a, ..] = x; }\nmacro_rules! weak { ($name:ident) => { static $name: *const libc::c_void; } }\n', ['from_gadget', 'v']],
       ['cpp', 'struct Gadget { void run(); };\nvoid Gadget::run() {}\nvoid go(Gadget* g) { g->run(); g . run(); }\n', ['Gadget', 'run']],
@@ -95,6 +97,15 @@ describe('mayBeDeclarationName', () => {
     const at = (text: string, grammar = 'typescript') => mayBeDeclarationName(text, text.lastIndexOf('name'), grammar);
     expect([at('x.name'), at('x . name'), at('x?.name'), at('a.name', 'go'), at('a::name', 'rust'), at('a::name', 'java'), at('self.name', 'python')]).toEqual(Array(7).fill(false));
     expect([at('...name'), at('a::name', 'cpp'), at('s.name', 'c'), at('p->name', 'cpp'), at('name'), at('x.\nname'), at('let name'), at('a > name'), at('a: name'), at('name::f()', 'rust'), at('name: u8', 'rust')]).toEqual(Array(11).fill(true));
+  });
+
+  it('rules out values after an assignment, a comparison or a value keyword, where the language cannot declare there', () => {
+    const at = (text: string, grammar = 'typescript') => mayBeDeclarationName(text, text.lastIndexOf('name'), grammar);
+    const values = [at('x = name'), at('a === name'), at('x := name', 'go'), at('return name', 'go'), at('go name()', 'go'), at('new name()'), at('await name'), at('not name', 'python'), at('return name', 'rust'), at('int x = name', 'java')];
+    expect(values).toEqual(Array(values.length).fill(false));
+    // Python declares every target of a chained assignment; Bash's a=name is one word; `go` is a Java type name.
+    const names = [at('a = name = None', 'python'), at('a=name', 'bash'), at('go name', 'java'), at('return_ name'), at('x = (name)'), at('a = [name, b]', 'python')];
+    expect(names).toEqual(Array(names.length).fill(true));
   });
 });
 
