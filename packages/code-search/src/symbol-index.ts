@@ -3,7 +3,9 @@ import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 
 /** What an index lookup names: candidate files, and the files whose path holds the query when asked. */
 export interface IndexLookup {
+  /** Files that can hold a result for the query (or a hint about one). */
   files: IndexedFile[];
+  /** Files whose path holds the query, when asked for. */
   paths?: string[];
 }
 
