@@ -51,7 +51,7 @@ export interface CodeSearchToolOptions {
 
 /** The code_search tool: a ToolImplementation that can start indexing a workspace before the first call. */
 export interface CodeSearchTool extends ToolImplementation {
-  /** Starts the background index of `workspace` (a disk workspace; others are ignored) unless indexing is off. */
+  /** Starts the background index of `workspace` (a local disk workspace; others are ignored) unless indexing is off. */
   prepare(workspace: Workspace): void;
   /** The index of the prepared workspace, once started. */
   readonly symbolIndex: SymbolIndex | undefined;
@@ -83,7 +83,9 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
   let index: { root: string; symbols: SymbolIndex } | undefined;
   let closed = false;
   const prepare = (workspace: Workspace) => {
-    if (index || closed || !indexOptions || !workspace.onDisk) return;
+    // Only a folder of this machine is indexed: a remote workspace (a container, an SSH host) searches where its files
+    // are, and its root names no local folder.
+    if (index || closed || !indexOptions || !workspace.onDisk || workspace.findFilesContaining) return;
     index = { root: workspace.root, symbols: createSymbolIndex(workspace.root, indexOptions) };
   };
   return {

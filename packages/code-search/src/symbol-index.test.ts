@@ -283,6 +283,17 @@ describe('the symbol index behind code_search', () => {
     expect(threads()).toBe(before);
   });
 
+  it('never indexes a remote workspace (one that searches where its files are), even when its root names a local folder', async () => {
+    const local = createNodeWorkspace(root);
+    const remote: Workspace = Object.create(local);
+    remote.findFilesContaining = async () => undefined;
+    const tool = indexed();
+    tool.prepare(remote);
+    expect(tool.symbolIndex).toBeUndefined();
+    expect(await search(tool, remote, { query: 'Gadget', result_types: ['definition'] })).toBe(await search(scan(), local, { query: 'Gadget', result_types: ['definition'] }));
+    expect(tool.symbolIndex).toBeUndefined();
+  });
+
   it('leaves in-memory workspaces to the scan', async () => {
     const files: Record<string, string> = { 'a.ts': 'export const Gadget = 1;\nGadget;\n' };
     const workspace = createMemoryWorkspace(files);
