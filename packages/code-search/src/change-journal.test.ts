@@ -82,6 +82,20 @@ describe.runIf(process.platform === 'linux')('the change journal of the symbol i
     expect(createChangeJournal('/proc')).toBeUndefined();
   });
 
+  it('removes the cookie folders of ended processes when it starts', () => {
+    const parent = join(root, 'cookies');
+    mkdirSync(join(parent, 'toolhost-index-999999999-abc'), { recursive: true });
+    mkdirSync(join(parent, `toolhost-index-${process.pid}-live`));
+    mkdirSync(join(parent, 'unrelated'));
+    const journal = open({ cookieParent: parent });
+    const names = readdirSync(parent).sort();
+    expect(names).toHaveLength(3);
+    expect(names).toContain(`toolhost-index-${process.pid}-live`);
+    expect(names).toContain('unrelated');
+    expect(names).not.toContain('toolhost-index-999999999-abc');
+    journal.close();
+  });
+
   it('removes its cookie folder on close', () => {
     const parent = join(root, 'cookies');
     mkdirSync(parent);

@@ -2,7 +2,7 @@
 // Node-only; used inside the index worker. Each folder the index holds is watched (fs.watch, one inotify watch per
 // folder on Linux). A lookup first syncs: it creates a cookie file in a folder watched on the same inotify queue and
 // waits to hear it, so every change made before the lookup began has been heard (the kernel queues events in order).
-import { type FSWatcher, mkdtempSync, readFileSync, rmSync, statfsSync, unlinkSync, watch, writeFileSync } from 'node:fs';
+import { type FSWatcher, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, unlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -56,6 +56,27 @@ export function isLocalFileSystem(root: string): boolean {
   }
 }
 
+const COOKIE_PREFIX = 'toolhost-index-';
+
+/** Removes the cookie folders of processes that ended without closing their journal (killed). */
+function removeOrphanCookieFolders(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = /^toolhost-index-(\d+)-/.exec(name);
+    if (!match) continue;
+    try {
+      process.kill(Number(match[1]), 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(parent, name), { recursive: true, force: true });
+    }
+  }
+}
+
 function under(start: string, path: string): boolean {
   return start === '' || path === start || path.startsWith(`${start}/`);
 }
@@ -82,7 +103,9 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
   let cookieCount = 0;
   const waiting = new Map<string, () => void>();
   try {
-    cookieDir = mkdtempSync(join(options.cookieParent ?? tmpdir(), 'toolhost-index-'));
+    const parent = options.cookieParent ?? tmpdir();
+    removeOrphanCookieFolders(parent);
+    cookieDir = mkdtempSync(join(parent, `${COOKIE_PREFIX}${process.pid}-`));
     cookieWatcher = watch(cookieDir, { persistent: false }, (_event, name) => {
       const done = name === null ? undefined : waiting.get(String(name));
       if (done) done();
