@@ -28,7 +28,7 @@ describe.runIf(process.platform === 'linux')('the change journal of the symbol i
   it('names what changed in each watched folder since the last sync: edits by path, added and removed names by folder', async () => {
     const journal = open();
     for (const folder of ['', 'src', 'src/deep']) expect(journal.watch(folder)).toBe(true);
-    expect(await journal.sync()).toEqual({ folders: new Set(), paths: new Set() });
+    expect(await journal.sync()).toEqual({ folders: new Set(), paths: new Set(), renamed: new Set() });
 
     writeFileSync(join(root, 'src/a.ts'), 'edited\n');
     let changes = await journal.sync();
@@ -41,7 +41,8 @@ describe.runIf(process.platform === 'linux')('the change journal of the symbol i
     changes = await journal.sync();
     expect([...changes!.folders].sort()).toEqual(['src', 'src/deep']);
     expect([...changes!.paths].sort()).toEqual(['src/a.ts', 'src/deep/a.ts', 'src/deep/b.ts', 'src/deep/new.ts']);
-    expect(await journal.sync()).toEqual({ folders: new Set(), paths: new Set() });
+    expect([...changes!.renamed].sort()).toEqual(['src/a.ts', 'src/deep/a.ts', 'src/deep/b.ts', 'src/deep/new.ts']);
+    expect(await journal.sync()).toEqual({ folders: new Set(), paths: new Set(), renamed: new Set() });
   });
 
   it('always hears a change made just before a sync (the cookie is queued after it)', async () => {

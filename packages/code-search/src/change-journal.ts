@@ -6,10 +6,14 @@ import { type FSWatcher, mkdtempSync, readdirSync, readFileSync, rmSync, statfsS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** What changed since the last sync: folders to list again, and paths (files or folders) to stat again. */
+/**
+ * What changed since the last sync: folders to list again, paths (files or folders) to stat again, and the paths named
+ * by an added, removed or renamed entry (a folder among them may have been replaced by another one of the same name).
+ */
 export interface JournalChanges {
   readonly folders: ReadonlySet<string>;
   readonly paths: ReadonlySet<string>;
+  readonly renamed: ReadonlySet<string>;
 }
 
 /** Change notifications for the folders of one workspace. */
@@ -92,6 +96,7 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
   const watchers = new Map<string, FSWatcher>();
   let folders = new Set<string>();
   let paths = new Set<string>();
+  let renamed = new Set<string>();
   let healthy = true;
   let closed = false;
   // The kernel drops events past this many unread ones (and libuv drops its overflow notice): more events than this
@@ -138,8 +143,12 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
             paths.add(folder);
             return;
           }
-          if (event === 'rename') folders.add(folder);
-          paths.add(`${prefix}${String(name)}`);
+          const path = `${prefix}${String(name)}`;
+          if (event === 'rename') {
+            folders.add(folder);
+            renamed.add(path);
+          }
+          paths.add(path);
         });
         watcher.on('error', fail);
         watchers.set(folder, watcher);
@@ -179,9 +188,10 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
       } catch {
         // Already gone.
       }
-      const changes = { folders, paths };
+      const changes = { folders, paths, renamed };
       folders = new Set();
       paths = new Set();
+      renamed = new Set();
       const overflowed = heard >= overflowAt;
       heard = 0;
       return heardCookie && healthy && !overflowed ? changes : undefined;

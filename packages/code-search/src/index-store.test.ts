@@ -9,7 +9,7 @@ import { createIndexStore } from './index-store.js';
 /** A journal that reports what the test says changed. */
 function scriptedJournal() {
   const watched = new Set<string>();
-  let next: JournalChanges | undefined = { folders: new Set(), paths: new Set() };
+  let next: JournalChanges | undefined = { folders: new Set(), paths: new Set(), renamed: new Set() };
   const journal: ChangeJournal = {
     healthy: true,
     watch: (folder) => (watched.add(folder), true),
@@ -18,7 +18,7 @@ function scriptedJournal() {
     },
     sync: async () => {
       const changes = next;
-      next = { folders: new Set(), paths: new Set() };
+      next = { folders: new Set(), paths: new Set(), renamed: new Set() };
       return changes;
     },
     close: () => undefined,
@@ -59,19 +59,19 @@ describe('the index store with a change journal', () => {
     // An edit the journal did not report is not looked for: no stat of every file.
     write('src/a.ts', 'export function Gamma() {}\n', false);
     expect(await definitions(store, 'Gamma')).toEqual([]);
-    report({ folders: new Set(), paths: new Set(['src/a.ts']) });
+    report({ folders: new Set(), paths: new Set(['src/a.ts']), renamed: new Set() });
     expect(await definitions(store, 'Gamma')).toEqual(['src/a.ts']);
 
     // A new folder heard through its parent is walked and watched.
     mkdirSync(join(root, 'src/new'));
     write('src/new/c.ts', 'export function Gamma() {}\n');
-    report({ folders: new Set(['src']), paths: new Set(['src/new']) });
+    report({ folders: new Set(['src']), paths: new Set(['src/new']), renamed: new Set(['src/new']) });
     expect(await definitions(store, 'Gamma')).toEqual(['src/a.ts', 'src/new/c.ts']);
     expect(watched.has('src/new')).toBe(true);
 
     // A folder removed: forgotten with its files, and unwatched.
     rmSync(join(root, 'src/deep'), { recursive: true });
-    report({ folders: new Set(['src']), paths: new Set(['src/deep']) });
+    report({ folders: new Set(['src']), paths: new Set(['src/deep']), renamed: new Set(['src/deep']) });
     expect(await definitions(store, 'Beta')).toEqual([]);
     expect(watched.has('src/deep')).toBe(false);
     expect(store.stats().files).toBe(2);

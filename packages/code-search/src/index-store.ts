@@ -422,6 +422,9 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
   /** Applies what the journal heard: folders with names added or removed are listed again, named paths stat-ed. */
   const applyChanges = async (changes: JournalChanges): Promise<Set<string>> => {
     const check: Check = { pending: new Set(), rewalk: [] };
+    // A folder whose name was added, removed or renamed may be another folder now (removed and made again, or one moved
+    // in its place), unwatched: it is forgotten, and walked again (and watched) when its parent is listed again.
+    for (const path of changes.renamed) if (path !== '' && dirs.has(path)) forgetUnder(path);
     // Parents first, so a folder gone with its parent is not listed.
     for (const dir of [...changes.folders].sort()) if (dirs.has(dir)) await checkFolder(dir, check, true);
     for (const path of changes.paths) {

@@ -235,6 +235,14 @@ describe('the symbol index behind code_search', () => {
     expect(await same('Many2')).toContain('definition moved/m3.go:3:6');
     expect(await same('Many0')).not.toContain('many/m0.go');
     expect(await same('Many0')).toContain('definition moved/m0.go:3:6');
+
+    // A folder removed and made again under the same name: its new files are found, and so are later ones.
+    rmSync(join(root, 'native'), { recursive: true });
+    mkdirSync(join(root, 'native'));
+    writeFileSync(join(root, 'native/again.go'), 'package native\n\nfunc Again() {}\n');
+    expect(await same('Again')).toContain('definition native/again.go:3:6');
+    writeFileSync(join(root, 'native/later.go'), 'package native\n\nfunc Again2() {}\n');
+    expect(await same('Again2')).toContain('definition native/later.go:3:6');
     expect(await tool.symbolIndex!.stats()).toMatchObject({ watching: watch });
   });
 
