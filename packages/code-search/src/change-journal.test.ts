@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -74,11 +74,15 @@ describe.runIf(process.platform === 'linux')('the change journal of the symbol i
     expect([...(await journal.sync())!.paths]).toEqual(['src/a.ts']);
   });
 
-  it('gives up when a folder cannot be watched, and refuses file systems it cannot hear', async () => {
+  it('skips a folder gone before it is watched, gives up when the root is replaced, and refuses file systems it cannot hear', async () => {
     const journal = open();
     expect(journal.watch('missing')).toBe(false);
-    expect(journal.healthy).toBe(false);
+    expect(journal.healthy).toBe(true);
+    expect(journal.watch('')).toBe(true);
+    rmSync(root, { recursive: true });
+    mkdirSync(root);
     expect(await journal.sync()).toBeUndefined();
+    expect(journal.healthy).toBe(false);
     expect(isLocalFileSystem('/proc')).toBe(false);
     expect(createChangeJournal('/proc')).toBeUndefined();
   });
@@ -86,11 +90,16 @@ describe.runIf(process.platform === 'linux')('the change journal of the symbol i
   it('removes the cookie folders of ended processes when it starts', () => {
     const parent = join(root, 'cookies');
     mkdirSync(join(parent, 'toolhost-index-999999999-abc'), { recursive: true });
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000);
+    utimesSync(join(parent, 'toolhost-index-999999999-abc'), dayAgo, dayAgo);
+    // Recent: its process may live in another PID namespace.
+    mkdirSync(join(parent, 'toolhost-index-999999998-recent'));
     mkdirSync(join(parent, `toolhost-index-${process.pid}-live`));
     mkdirSync(join(parent, 'unrelated'));
     const journal = open({ cookieParent: parent });
     const names = readdirSync(parent).sort();
-    expect(names).toHaveLength(3);
+    expect(names).toHaveLength(4);
+    expect(names).toContain('toolhost-index-999999998-recent');
     expect(names).toContain(`toolhost-index-${process.pid}-live`);
     expect(names).toContain('unrelated');
     expect(names).not.toContain('toolhost-index-999999999-abc');

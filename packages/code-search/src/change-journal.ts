@@ -2,9 +2,9 @@
 // Node-only; used inside the index worker. Each folder the index holds is watched (fs.watch, one inotify watch per
 // folder on Linux). A lookup first syncs: it creates a cookie file in a folder watched on the same inotify queue and
 // waits to hear it, so every change made before the lookup began has been heard (the kernel queues events in order).
-import { type FSWatcher, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, unlinkSync, watch, writeFileSync } from 'node:fs';
+import { type FSWatcher, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, unlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /**
  * What changed since the last sync: folders to list again, paths (files or folders) to stat again, and the paths named
@@ -61,6 +61,17 @@ export function isLocalFileSystem(root: string): boolean {
 }
 
 const COOKIE_PREFIX = 'toolhost-index-';
+/** A cookie folder of an ended process is removed only once this old (a process in another PID namespace may share it). */
+const ORPHAN_AGE_MS = 24 * 60 * 60 * 1000;
+
+function identityOf(path: string): string | undefined {
+  try {
+    const stat = statSync(path);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Removes the cookie folders of processes that ended without closing their journal (killed). */
 function removeOrphanCookieFolders(parent: string): void {
@@ -76,7 +87,12 @@ function removeOrphanCookieFolders(parent: string): void {
     try {
       process.kill(Number(match[1]), 0);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(parent, name), { recursive: true, force: true });
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') continue;
+      try {
+        if (statSync(join(parent, name)).mtimeMs < Date.now() - ORPHAN_AGE_MS) rmSync(join(parent, name), { recursive: true, force: true });
+      } catch {
+        // Gone meanwhile.
+      }
     }
   }
 }
@@ -103,6 +119,9 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
   // between two syncs may hide a lost one.
   const overflowAt = options.overflowAt ?? maxQueuedEvents() - 1;
   let heard = 0;
+  // The root itself replaced or moved away leaves every watch on the old folders: checked at each sync.
+  const rootIdentity = identityOf(root);
+  const rootName = basename(root);
   let cookieDir: string;
   let cookieWatcher: FSWatcher;
   let cookieCount = 0;
@@ -144,6 +163,8 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
             return;
           }
           const path = `${prefix}${String(name)}`;
+          // The root's own removal or move comes as a rename of its own name: its watches no longer follow the workspace.
+          if (folder === '' && event === 'rename' && String(name) === rootName) fail();
           if (event === 'rename') {
             folders.add(folder);
             renamed.add(path);
@@ -153,8 +174,10 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
         watcher.on('error', fail);
         watchers.set(folder, watcher);
         return true;
-      } catch {
-        fail();
+      } catch (error) {
+        // A folder gone before it could be watched is dropped by the caller's next check; anything else ends the journal.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') fail();
         return false;
       }
     },
@@ -192,6 +215,7 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
       folders = new Set();
       paths = new Set();
       renamed = new Set();
+      if (rootIdentity === undefined || identityOf(root) !== rootIdentity) fail();
       const overflowed = heard >= overflowAt;
       heard = 0;
       return heardCookie && healthy && !overflowed ? changes : undefined;

@@ -175,7 +175,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
           : await walkWorkspace(workspace, start, context.signal);
       const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
       const outcome = await searchFiles(
-        { matcher, files, resultTypes, maxResults: args.max_results, candidates, known },
+        { matcher, files, resultTypes, maxResults: args.max_results, candidates, candidatesExact: !indexed, known },
         { workspace, parser, cache, signal: context.signal, binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined, inFlight },
       );
       const taken = snapshot ? await snapshot : undefined;

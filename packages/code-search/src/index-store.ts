@@ -316,8 +316,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     dirty = true;
   };
 
-  const walkInto = async (start: string) => {
-    const found: string[] = [];
+  const walkInto = async (start: string, found: string[] = []) => {
     // Each folder is watched before it is listed, so nothing created after the listing goes unheard.
     const listed = await walkWorkspace(workspace, start, undefined, (dir) => {
       journal?.watch(dir);
@@ -357,14 +356,15 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     }
   };
 
-  /** Stats a known folder: gone, it is forgotten; its mtime moved (or `always`), it is listed again. */
+  /** Stats a known folder: gone, it is forgotten; its mtime moved or is recent (or `always`), it is listed again. */
   const checkFolder = async (dir: string, check: Check, always: boolean) => {
     const stat = statOf(absolute(dir));
     if (stat?.kind !== 'directory') {
       forgetUnder(dir);
       return;
     }
-    if (stat.mtimeMs === dirs.get(dir) && !always) return;
+    // A folder changed within the racy margin may have changed again within the same mtime tick: listed again.
+    if (stat.mtimeMs === dirs.get(dir) && !always && stat.mtimeMs < Date.now() - RACY_MARGIN_MS) return;
     dirs.set(dir, stat.mtimeMs);
     dirty = true;
     await relist(dir, check);
@@ -391,9 +391,13 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
 
   /** Walks again the folders whose ignore rules changed, dropping what they now ignore and queuing what they now show. */
   const applyRewalks = async (check: Check) => {
-    for (const dir of check.rewalk) {
+    // Parents first: a folder a parent's new rules now ignore is forgotten before its own turn.
+    for (const dir of [...new Set(check.rewalk)].sort()) {
       if (!dirs.has(dir)) continue;
-      const listed = new Set(await walkInto(dir));
+      const folders: string[] = [];
+      const listed = new Set(await walkInto(dir, folders));
+      const kept = new Set(folders);
+      for (const folder of [...dirs.keys()]) if (folder !== dir && under(dir, folder) && dirs.has(folder) && !kept.has(folder)) forgetUnder(folder);
       for (const path of [...files.keys()]) {
         if (under(dir, path) && !listed.has(path)) {
           forgetFile(path);
@@ -432,9 +436,14 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       if (entry) checkFile(path, entry, check, 'heard');
       else if (dirs.has(path) && statOf(absolute(path))?.kind !== 'directory') forgetUnder(path);
     }
-    for (const path of [...recent, ...linked]) {
+    for (const path of recent) {
       const entry = files.get(path);
       if (entry && !check.pending.has(path)) checkFile(path, entry, check, 'recent');
+    }
+    // The journal cannot vouch for a file written through another link: checked as a sweep checks it.
+    for (const path of linked) {
+      const entry = files.get(path);
+      if (entry && !check.pending.has(path)) checkFile(path, entry, check, 'sweep');
     }
     return applyRewalks(check);
   };
@@ -484,8 +493,13 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     // While the index catches up with many changes, searches scan instead of waiting for it.
     if (!ready || catchingUp) return Promise.resolve({ ready: false });
     return exclusive(async (): Promise<LookupAnswer> => {
-      if (!ready || catchingUp || (start !== '' && !dirs.has(start) && !files.has(start))) return { ready: false };
+      if (!ready || catchingUp) return { ready: false };
       const pending = await refresh(start);
+      // Checked once the index is up to date: a folder that just became ignored is no longer indexed (the scan searches it).
+      if (start !== '' && !dirs.has(start) && !files.has(start)) {
+        if (pending.size > 0) void exclusive(() => indexAll(pending, 1));
+        return { ready: false };
+      }
       if (pending.size > INLINE_REINDEX_LIMIT) {
         catchingUp = true;
         void exclusive(() => indexAll(pending, 1)).finally(() => (catchingUp = false));

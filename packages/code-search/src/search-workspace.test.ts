@@ -81,6 +81,7 @@ describe('searchFiles', () => {
         resultTypes: new Set(['definition'] as const),
         maxResults: 20,
         candidates: new Set(['big.ts', 'small.ts']),
+        candidatesExact: true,
       },
       { workspace: counting, parser, cache: createParseCache() },
     );

@@ -27,6 +27,8 @@ export interface SearchRequest {
   readonly maxResults: number;
   /** When given, only these files can contain the query (a prefilter such as ripgrep already ran). */
   readonly candidates?: ReadonlySet<string>;
+  /** True when every candidate is known to contain the query (ripgrep), not only may (the index's filters). */
+  readonly candidatesExact?: boolean;
   /** Identifier nodes spelled like the query, from the symbol index; used instead of parsing when the file's size and mtime match. */
   readonly known?: ReadonlyMap<string, IndexedFile>;
 }
@@ -111,7 +113,8 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     if (open.includes('text')) return true;
     if (open.length === 0 || !matcher.identifierLike) return false;
     const language = languageOfPath(path);
-    if (!language?.grammar) return language?.codeWithoutGrammar === true;
+    // Without text wanted, any file may still count for the "over 2 MB" hint.
+    if (!language?.grammar) return language?.codeWithoutGrammar === true || !resultTypes.has('text');
     const occurrences = request.known?.get(path)?.occurrences;
     return !occurrences || open.some((type) => occurrences.some((occurrence) => occurrence.definition === (type === 'definition')));
   };
@@ -156,7 +159,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       stoppedEarly = true;
       break;
     }
-    if (request.candidates && !resultTypes.has('text')) {
+    if (request.candidates && request.candidatesExact && !resultTypes.has('text')) {
       // The prefilter says the file contains the query; a text-only file then needs no reading, only a hint.
       const stat = await workspace.lstat(contentFiles[index]);
       if (stat && stat.size > MAX_PARSE_BYTES) {
