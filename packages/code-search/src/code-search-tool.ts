@@ -122,8 +122,8 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       const cacheKey = JSON.stringify([args.query, start, [...(extensions ?? [])].sort(), [...resultTypes].sort(), args.max_results]);
       // Path-only searches just walk, which is cheaper than validating a cached result; a snapshot is taken from the second
       // identical call on, so one-off searches never pay for it.
-      const contentSearch = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
-      const useResultCache = results !== undefined && workspace.onDisk && contentSearch && results.markSeen(cacheKey);
+      const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
+      const useResultCache = results !== undefined && workspace.onDisk && wantContent && results.markSeen(cacheKey);
       if (useResultCache) {
         const cached = await results.lookup(cacheKey, workspace, start, context.signal);
         if (cached) return respond(args.query, cached);
@@ -133,7 +133,6 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
       const identifierQuery = matcher.identifierLike && !args.query.includes('$');
       const syntaxQuery = wantSyntax && identifierQuery;
-      const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
       const wantPaths = resultTypes.has('path');
       let known: Map<string, IndexedFile> | undefined;
       let indexed: IndexLookup | undefined;

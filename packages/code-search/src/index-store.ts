@@ -10,6 +10,7 @@ import { extensionOf, languageOfPath } from './language-table.js';
 import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES } from './file-limits.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { buildTrigramFilter, mayContainTrigrams, trigramKeys } from './trigram-filter.js';
+import { pathHolds } from './literal-matcher.js';
 import { listFolder, walkWorkspace } from './workspace-walker.js';
 import type { ChangeJournal, JournalChanges } from './change-journal.js';
 
@@ -509,9 +510,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       const found: LookupAnswer = { ready: true, files: collect() };
       if (pathQuery) {
         const allowed = pathQuery.extensions ? new Set(pathQuery.extensions) : undefined;
-        const lower = pathQuery.query.toLowerCase();
-        // Smart case, as for content.
-        const has = pathQuery.caseSensitive ? (path: string) => path.includes(pathQuery.query) : (path: string) => path.toLowerCase().includes(lower);
+        const has = pathHolds(pathQuery.query, pathQuery.caseSensitive);
         found.paths = [];
         for (const path of files.keys()) if (under(start, path) && (!allowed || allowed.has(extensionOf(path))) && has(path)) found.paths.push(path);
       }

@@ -30,6 +30,13 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+/** Tests whether a path holds `query` under smart case, as content does (case-sensitive with an upper-case letter). */
+export function pathHolds(query: string, caseSensitive: boolean): (path: string) => boolean {
+  if (caseSensitive) return (path) => path.includes(query);
+  const lower = query.toLowerCase();
+  return (path) => path.toLowerCase().includes(lower);
+}
+
 /** True when smart case makes `query` case-sensitive (it has an upper-case letter). */
 export function isCaseSensitive(query: string): boolean {
   return query !== query.toLowerCase();

@@ -4,7 +4,7 @@ import type { ResultType } from './code-search-schema.js';
 import type { SyntaxParser } from './grammar-loader.js';
 import { extensionOf, languageOfPath } from './language-table.js';
 import { createLineIndex, type LineIndex } from './line-index.js';
-import type { LiteralMatcher } from './literal-matcher.js';
+import { pathHolds, type LiteralMatcher } from './literal-matcher.js';
 import type { IndexedFile } from './index-store.js';
 import type { ParseCache } from './parse-cache.js';
 import { compareHits, type SearchHit } from './search-hit.js';
@@ -96,9 +96,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
   const wantContent = wantSyntax || resultTypes.has('text');
   const firstCategory = RESULT_TYPES.find((type) => resultTypes.has(type))!;
-  const lowerQuery = matcher.query.toLowerCase();
-  // Smart case, as for content: a query with an upper-case letter matches paths case-sensitively.
-  const pathHas = matcher.caseSensitive ? (path: string) => path.includes(matcher.query) : (path: string) => path.toLowerCase().includes(lowerQuery);
+  const pathHas = pathHolds(matcher.query, matcher.caseSensitive);
   let stoppedEarly = false;
   const overflow = new Set<ResultType>();
 
