@@ -70,6 +70,8 @@ function isBinary(bytes: Uint8Array): boolean {
 const decoder = new TextDecoder();
 /** Read in place of a file known to be binary and unchanged. */
 const SKIPPED = new Uint8Array(0);
+/** Read in place of a candidate over 2 MB that can only count for the hint. */
+const LARGE = new Uint8Array(0);
 /** Binary verdicts kept per search tool. */
 const MAX_BINARIES = 10_000;
 
@@ -131,6 +133,9 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const contentFiles = wantContent ? files.filter((path) => !request.candidates || request.candidates.has(path)) : [];
   const reads = new Map<number, Promise<Uint8Array | undefined>>();
   const remembering: Array<Promise<void>> = [];
+  // The prefilter says every candidate contains the query: without text wanted, a file over 2 MB needs no reading, only a
+  // hint, so its size is checked first (in the read-ahead, never one file at a time).
+  const sizeFirst = request.candidates !== undefined && request.candidatesExact === true && !resultTypes.has('text');
   const read = (index: number) => {
     let pending = reads.get(index);
     if (!pending) {
@@ -140,7 +145,9 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       const skippable = known !== undefined && (resultTypes.has('text') || known.size <= MAX_PARSE_BYTES);
       const reading = skippable
         ? workspace.lstat(path).then((stat) => (stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size ? SKIPPED : workspace.readFile(path)))
-        : workspace.readFile(path);
+        : sizeFirst
+          ? workspace.lstat(path).then((stat) => (stat && stat.size > MAX_PARSE_BYTES ? LARGE : workspace.readFile(path)))
+          : workspace.readFile(path);
       pending = reading.then(
         (bytes) => bytes,
         () => undefined,
@@ -157,14 +164,6 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       stoppedEarly = true;
       break;
     }
-    if (request.candidates && request.candidatesExact && !resultTypes.has('text')) {
-      // The prefilter says the file contains the query; a text-only file then needs no reading, only a hint.
-      const stat = await workspace.lstat(contentFiles[index]);
-      if (stat && stat.size > MAX_PARSE_BYTES) {
-        unavailable.large++;
-        continue;
-      }
-    }
     if (!mayAdd(contentFiles[index])) continue;
     // Files are read ahead, except those that could add nothing when their turn to be read ahead comes.
     for (prefetched = Math.max(prefetched, index); prefetched < Math.min(contentFiles.length, index + READ_AHEAD); prefetched++) {
@@ -173,6 +172,10 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     const bytes = await read(index);
     reads.delete(index);
     if (bytes === SKIPPED) continue;
+    if (bytes === LARGE) {
+      unavailable.large++;
+      continue;
+    }
     if (bytes && bytes.length > MAX_PARSE_BYTES && !resultTypes.has('text')) {
       // Text-only file and text not requested: it can only be a hint.
       if (matcher.mayContain(bytes)) unavailable.large++;
