@@ -82,6 +82,14 @@ export function isDeclarationName(spec: SyntaxSpec, node: Node): boolean {
   return false;
 }
 
+/**
+ * True when telling the occurrences at `starts` apart needs a parse: one is a whole word and, when only definitions can still
+ * change the answer (`definitionsOnly`), one may be a declaration name. `grammar`: the file's grammar, if it has one.
+ */
+export function occurrencesNeedParse(text: string, starts: readonly number[], length: number, grammar: string | undefined, definitionsOnly: boolean): boolean {
+  return starts.some((start) => isWordBounded(text, start, length) && (!definitionsOnly || !grammar || mayBeDeclarationName(text, start, grammar)));
+}
+
 /** Classifies each occurrence (UTF-16 start offsets of a `length`-long match) against a parsed tree. */
 export function classifyOccurrences(spec: SyntaxSpec, tree: Tree, starts: readonly number[], length: number): OccurrenceKind[] {
   const root = tree.rootNode;

@@ -1,7 +1,7 @@
 import { ErrorCode, errorResult, okResult, resolveWorkspacePath, type ToolImplementation, type ToolResult, type Workspace } from '@toolhost/core';
 import { codeSearchSchema, RESULT_TYPES, type CodeSearchArgs, type ResultType } from './code-search-schema.js';
 import { formatResults } from './format-results.js';
-import { createSyntaxParser, nodeGrammarSource, type GrammarSource } from './grammar-loader.js';
+import { createSyntaxParser, nodeGrammarSource, warmSyntaxRuntime, type GrammarSource } from './grammar-loader.js';
 import { extensionOf, resolveFileTypes } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache, DEFAULT_CACHE_SOURCE_CHARS } from './parse-cache.js';
@@ -11,7 +11,7 @@ import { searchFiles, type SearchOutcome } from './search-workspace.js';
 import { comparePaths, walkWorkspace } from './workspace-walker.js';
 import type { IndexedFile } from './index-store.js';
 import { languageOfPath } from './language-table.js';
-import { createSymbolIndex, type IndexLookup, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
+import { startSymbolIndex, type IndexLookup, type ScanSupport, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
 
 /** Narrows the files whose content may contain the query (e.g. ripgrep on a disk workspace); undefined means "no opinion". */
 export type CandidatePrefilter = (request: {
@@ -80,13 +80,15 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
   const results = (options.resultCache ?? choice === 'scan') ? createResultCache() : undefined;
   const prefilter: CandidatePrefilter | undefined = choice === 'scan' ? undefined : choice === 'ripgrep' ? createRipgrepPrefilter() : choice;
   const indexOptions = options.index === false ? undefined : options.index === true || options.index === undefined ? {} : options.index;
-  let index: { root: string; symbols: SymbolIndex } | undefined;
+  let index: { root: string; symbols: SymbolIndex & ScanSupport } | undefined;
   let closed = false;
   const prepare = (workspace: Workspace) => {
     // Only a folder of this machine is indexed: a remote workspace (a container, an SSH host) searches where its files
     // are, and its root names no local folder.
     if (index || closed || !indexOptions || !workspace.onDisk || workspace.findFilesContaining) return;
-    index = { root: workspace.root, symbols: createSymbolIndex(workspace.root, indexOptions) };
+    index = { root: workspace.root, symbols: startSymbolIndex(workspace.root, indexOptions) };
+    // The first search that parses here should not also wait for the parser runtime to start.
+    warmSyntaxRuntime();
   };
   return {
     name: 'code_search',
@@ -150,36 +152,57 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
         }
         if (indexed) known = new Map(indexed.files.filter((file) => file.occurrences).map((file) => [file.path, file]));
       }
-      const startedAtMs = Date.now();
-      const snapshot = useResultCache ? snapshotWorkspace(workspace, start, context.signal).catch(() => undefined) : undefined;
-      const prefiltered = indexed
-        ? Promise.resolve(new Set(indexed.files.map((file) => file.path)))
-        : wantContent && prefilter
-          ? prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, signal: context.signal })
-          : Promise.resolve(undefined);
-      // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules); with
-      // them, the index names the matching paths, else the folder is walked.
-      const pathsFromIndex = indexed?.paths;
-      const walking = wantPaths && !pathsFromIndex ? walkWorkspace(workspace, start, context.signal) : undefined;
-      const candidates = await prefiltered;
-      if (symbols && identifierQuery && candidates && !known) {
-        // ripgrep named the files; the index classifies those it holds unchanged, the rest are parsed.
-        const parseable = [...candidates].filter((path) => languageOfPath(path)?.grammar !== undefined);
-        known = await symbols.occurrences({ query: args.query, caseSensitive: matcher.caseSensitive, paths: parseable });
+      // A scan while the index builds: the build waits for it (the two would share the cores), and the worker takes a share of
+      // the files to parse.
+      const resumeBuild = symbols && !indexed && wantContent ? symbols.pauseBuild() : undefined;
+      try {
+        return await scan();
+      } finally {
+        resumeBuild?.();
       }
-      const listed = walking
-        ? await walking
-        : candidates
-          ? [...new Set([...candidates, ...(pathsFromIndex ?? [])])].sort(comparePaths)
-          : await walkWorkspace(workspace, start, context.signal);
-      const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
-      const outcome = await searchFiles(
-        { matcher, files, resultTypes, maxResults: args.max_results, candidates, candidatesExact: !indexed, known },
-        { workspace, parser, cache, signal: context.signal, binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined, inFlight },
-      );
-      const taken = snapshot ? await snapshot : undefined;
-      if (taken && results && !context.signal.aborted) results.store(cacheKey, taken, outcome, startedAtMs);
-      return respond(args.query, outcome);
+
+      async function scan(): Promise<ToolResult> {
+        const startedAtMs = Date.now();
+        const snapshot = useResultCache ? snapshotWorkspace(workspace, start, context.signal).catch(() => undefined) : undefined;
+        const prefiltered = indexed
+          ? Promise.resolve(new Set(indexed.files.map((file) => file.path)))
+          : wantContent && prefilter
+            ? prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, signal: context.signal })
+            : Promise.resolve(undefined);
+        // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules); with
+        // them, the index names the matching paths, else the folder is walked.
+        const pathsFromIndex = indexed?.paths;
+        const walking = wantPaths && !pathsFromIndex ? walkWorkspace(workspace, start, context.signal) : undefined;
+        const candidates = await prefiltered;
+        if (symbols && identifierQuery && candidates && !known) {
+          // ripgrep named the files; the index classifies those it holds unchanged, the rest are parsed.
+          const parseable = [...candidates].filter((path) => languageOfPath(path)?.grammar !== undefined);
+          known = await symbols.occurrences({ query: args.query, caseSensitive: matcher.caseSensitive, paths: parseable });
+        }
+        const listed = walking
+          ? await walking
+          : candidates
+            ? [...new Set([...candidates, ...(pathsFromIndex ?? [])])].sort(comparePaths)
+            : await walkWorkspace(workspace, start, context.signal);
+        const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
+        const outcome = await searchFiles(
+          { matcher, files, resultTypes, maxResults: args.max_results, candidates, candidatesExact: !indexed, known },
+          {
+            workspace,
+            parser,
+            cache,
+            signal: context.signal,
+            binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined,
+            inFlight,
+            assist: symbols
+              ? (paths, candidatesExact) => symbols.assist({ query: args.query, paths, resultTypes, maxResults: args.max_results, candidatesExact })
+              : undefined,
+          },
+        );
+        const taken = snapshot ? await snapshot : undefined;
+        if (taken && results && !context.signal.aborted) results.store(cacheKey, taken, outcome, startedAtMs);
+        return respond(args.query, outcome);
+      }
     },
     async close() {
       closed = true;

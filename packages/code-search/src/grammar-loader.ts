@@ -45,6 +45,11 @@ function loadRuntime(): Promise<typeof import('web-tree-sitter')> {
   return runtime;
 }
 
+/** Starts loading web-tree-sitter in the background, so the first parse does not wait for it. */
+export function warmSyntaxRuntime(): void {
+  loadRuntime().catch(() => undefined);
+}
+
 interface LoadedGrammars {
   languages: Map<GrammarId, Promise<Language | undefined>>;
   failures: Map<GrammarId, string>;

@@ -7,7 +7,7 @@ import type { Workspace, WorkspaceDirEntry, WorkspaceStat } from '@toolhost/core
 import type { SyntaxParser } from './grammar-loader.js';
 import { extractIdentifiers, foldCase, foldedWordTokens } from './identifier-extractor.js';
 import { extensionOf, languageOfPath } from './language-table.js';
-import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES } from './file-limits.js';
+import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES, RACY_MARGIN_MS } from './file-limits.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { buildTrigramFilter, mayContainTrigrams, trigramKeys } from './trigram-filter.js';
 import { pathHolds } from './literal-matcher.js';
@@ -19,7 +19,6 @@ export const INDEX_FORMAT = 3;
 /** Files over this size are read by text searches without a trigram filter (always candidates). */
 export const MAX_TRIGRAM_BYTES = 32 * 1024 * 1024;
 /** An entry whose file changed this recently before it was read cannot vouch for its content by mtime + size (racy-git rule). */
-export const RACY_MARGIN_MS = 2000;
 /** A search re-reads at most this many changed files itself; past that it scans while the index catches up in the background. */
 export const INLINE_REINDEX_LIMIT = 64;
 

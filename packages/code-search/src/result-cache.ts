@@ -1,6 +1,7 @@
 import type { Workspace } from '@toolhost/core';
 import type { SearchOutcome } from './search-workspace.js';
 import { walkWorkspace } from './workspace-walker.js';
+import { RACY_MARGIN_MS } from './file-limits.js';
 
 /** The files under a start folder with their mtime and size, in walk order. */
 export interface WorkspaceSnapshot {
@@ -12,7 +13,6 @@ export interface WorkspaceSnapshot {
 
 const STAT_CONCURRENCY = 32;
 /** Files modified this recently before a search are treated as possibly changing during it. */
-const RACY_MARGIN_MS = 2000;
 
 /** Walks `start` and stats every file (the validation key of a cached result). */
 export async function snapshotWorkspace(workspace: Workspace, start: string, signal?: AbortSignal): Promise<WorkspaceSnapshot> {

@@ -22,13 +22,13 @@ describe('searchFiles', () => {
       maxResults: 20,
     };
     const first = await searchFiles(request, { workspace, parser, cache });
-    expect(first.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0, indexed: 0 });
+    expect(first.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0, indexed: 0, assisted: 0 });
     const second = await searchFiles({ ...request, matcher: createLiteralMatcher('alpha') }, { workspace, parser, cache });
-    expect(second.stats).toEqual({ scanned: 2, parsed: 0, cachedTrees: 1, indexed: 0 });
+    expect(second.stats).toEqual({ scanned: 2, parsed: 0, cachedTrees: 1, indexed: 0, assisted: 0 });
     expect(second.results).toEqual(first.results);
     await workspace.writeFile('a.ts', new TextEncoder().encode('const alpha = 1;\n'));
     const third = await searchFiles(request, { workspace, parser, cache });
-    expect(third.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0, indexed: 0 });
+    expect(third.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0, indexed: 0, assisted: 0 });
     expect(third.results.map((hit) => `${hit.result_type}:${hit.line}:${hit.column}`)).toEqual(['definition:1:7', 'text:1:1']);
     cache.clear();
     expect(cache.size).toBe(0);

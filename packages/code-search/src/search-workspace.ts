@@ -1,22 +1,21 @@
 import type { Workspace } from '@toolhost/core';
-import { classifyOccurrences, isWordBounded, mayBeDeclarationName, type OccurrenceKind } from './classify-occurrences.js';
+import { classifyOccurrences, type OccurrenceKind } from './classify-occurrences.js';
 import type { ResultType } from './code-search-schema.js';
 import type { SyntaxParser } from './grammar-loader.js';
-import { extensionOf, languageOfPath } from './language-table.js';
-import { createLineIndex, type LineIndex } from './line-index.js';
+import { languageOfPath } from './language-table.js';
 import { pathHolds, type LiteralMatcher } from './literal-matcher.js';
 import type { IndexedFile } from './index-store.js';
 import type { ParseCache } from './parse-cache.js';
+import type { ScanAssist } from './scan-assist.js';
+import { CONTENT_TYPES, decideFromFacts, scanFile, type ClassifyFile, type ContentType, type FileScan } from './scan-file.js';
 import { compareHits, type SearchHit } from './search-hit.js';
-import { makeSnippet } from './snippet.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { RESULT_TYPES } from './code-search-schema.js';
 
-import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES } from './file-limits.js';
+import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES, RACY_MARGIN_MS } from './file-limits.js';
 
 export { BINARY_PROBE_BYTES, MAX_PARSE_BYTES };
 const READ_AHEAD = 24;
-const CONTENT_TYPES: readonly ResultType[] = ['definition', 'usage', 'text'];
 
 /** One search over a list of files. */
 export interface SearchRequest {
@@ -46,6 +45,11 @@ export interface SearchEnvironment {
    * settle: the caller awaits them before it closes. Without it the search waits for them before answering.
    */
   readonly inFlight?: Set<Promise<unknown>>;
+  /**
+   * Shares the files with another thread (the index worker while it builds): it parses from the back of the list while the
+   * search goes from the front, and the search takes its kinds for the files it claimed.
+   */
+  readonly assist?: (paths: readonly string[], candidatesExact: boolean) => ScanAssist | undefined;
 }
 
 /** Results plus whether more exist and hints for the model. */
@@ -54,7 +58,7 @@ export interface SearchOutcome {
   truncated: boolean;
   hints: string[];
   /** Files whose content was read and scanned, and how many of them were parsed. */
-  stats: { scanned: number; parsed: number; cachedTrees: number; indexed: number };
+  stats: { scanned: number; parsed: number; cachedTrees: number; indexed: number; assisted: number };
 }
 
 interface Unavailable {
@@ -63,11 +67,6 @@ interface Unavailable {
   failedGrammars: Set<string>;
 }
 
-function isBinary(bytes: Uint8Array): boolean {
-  return bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
-}
-
-const decoder = new TextDecoder();
 /** Read in place of a file known to be binary and unchanged. */
 const SKIPPED = new Uint8Array(0);
 /** Read in place of a candidate over 2 MB that can only count for the hint. */
@@ -79,7 +78,7 @@ const MAX_BINARIES = 10_000;
 function rememberBinary(workspace: Workspace, binaries: Map<string, { mtimeMs: number; size: number }>, path: string, length: number): Promise<void> {
   return workspace.lstat(path).then(
     (stat) => {
-      if (!stat || stat.size !== length || stat.mtimeMs >= Date.now() - 2000) return;
+      if (!stat || stat.size !== length || stat.mtimeMs >= Date.now() - RACY_MARGIN_MS) return;
       if (binaries.size >= MAX_BINARIES) binaries.clear();
       binaries.set(path, { mtimeMs: stat.mtimeMs, size: stat.size });
     },
@@ -93,7 +92,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const { workspace, parser, cache } = environment;
   const hits: SearchHit[] = [];
   const counts: Record<ResultType, number> = { definition: 0, usage: 0, text: 0, path: 0 };
-  const stats = { scanned: 0, parsed: 0, cachedTrees: 0, indexed: 0 };
+  const stats = { scanned: 0, parsed: 0, cachedTrees: 0, indexed: 0, assisted: 0 };
   const unavailable: Unavailable = { noGrammar: new Map(), large: 0, failedGrammars: new Set() };
   const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
   const wantContent = wantSyntax || resultTypes.has('text');
@@ -157,104 +156,90 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     return pending;
   };
 
-  let prefetched = 0;
-  for (let index = 0; index < contentFiles.length; index++) {
-    if (environment.signal?.aborted) break;
-    if (firstCategory !== 'path' && overflow.has(firstCategory)) {
-      stoppedEarly = true;
-      break;
-    }
-    if (!mayAdd(contentFiles[index])) continue;
-    // Files are read ahead, except those that could add nothing when their turn to be read ahead comes.
-    for (prefetched = Math.max(prefetched, index); prefetched < Math.min(contentFiles.length, index + READ_AHEAD); prefetched++) {
-      if (prefetched === index || mayAdd(contentFiles[prefetched])) read(prefetched);
-    }
-    const bytes = await read(index);
-    reads.delete(index);
-    if (bytes === SKIPPED) continue;
-    if (bytes === LARGE) {
-      unavailable.large++;
-      continue;
-    }
-    if (bytes && bytes.length > MAX_PARSE_BYTES && !resultTypes.has('text')) {
-      // Text-only file and text not requested: it can only be a hint.
-      if (matcher.mayContain(bytes)) unavailable.large++;
-      continue;
-    }
-    if (!bytes) continue;
-    stats.scanned++;
-    const path = contentFiles[index];
-    if (isBinary(bytes)) {
-      if (environment.binaries) remembering.push(rememberBinary(workspace, environment.binaries, path, bytes.length));
-      continue;
-    }
-    if (!matcher.mayContain(bytes)) continue;
-    const text = decoder.decode(bytes);
-    const starts = matcher.find(text);
-    if (starts.length === 0) continue;
+  // Another thread takes files from the back of the list (the index worker while it builds), unless the index already
+  // classified some: then most files need no parse.
+  const assist = contentFiles.length > 1 && !request.known?.size ? environment.assist?.(contentFiles, request.candidatesExact === true) : undefined;
+
+  const classify: ClassifyFile = async (path, grammar, text, starts) => {
     const length = matcher.query.length;
-    const open = CONTENT_TYPES.filter((type) => resultTypes.has(type) && counts[type] < maxResults);
-    if (open.length === 0) {
-      // Every content category is full: whatever these occurrences are, none can be shown.
-      for (const type of CONTENT_TYPES) if (resultTypes.has(type)) overflow.add(type);
-      continue;
+    const stat = await workspace.lstat(path);
+    const known = request.known?.get(path);
+    if (known?.occurrences && stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size) {
+      const byStart = new Map(known.occurrences.map((occurrence) => [occurrence.start, occurrence.definition] as const));
+      const kinds = starts.map((start): OccurrenceKind => {
+        const definition = byStart.get(start);
+        return definition === undefined ? 'text' : definition ? 'definition' : 'usage';
+      });
+      return { kinds, classifiedBy: 'index' };
     }
-    let kinds: OccurrenceKind[] | undefined;
-    const language = languageOfPath(path);
-    // When definitions are all that can still change the answer (usages and text not wanted, or already past
-    // max_results), a file whose occurrences all sit where no declaration name can is not parsed.
-    const definitionsOnly = !(['usage', 'text'] as const).some((type) => resultTypes.has(type) && !overflow.has(type));
-    const needsParse =
-      matcher.identifierLike &&
-      starts.some((start) => isWordBounded(text, start, length) && (!definitionsOnly || !language?.grammar || mayBeDeclarationName(text, start, language.grammar)));
-    if (needsParse && language?.grammar) {
-      if (bytes.length > MAX_PARSE_BYTES) {
-        unavailable.large++;
-      } else {
-        const stat = await workspace.lstat(path);
-        const known = request.known?.get(path);
-        if (known?.occurrences && stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size) {
-          const byStart = new Map(known.occurrences.map((occurrence) => [occurrence.start, occurrence.definition] as const));
-          kinds = starts.map((start) => {
-            const definition = byStart.get(start);
-            return definition === undefined ? 'text' : definition ? 'definition' : 'usage';
-          });
-          stats.indexed++;
-        }
-        let tree = kinds || !stat ? undefined : cache.get(path, stat.mtimeMs, stat.size);
-        if (tree) stats.cachedTrees++;
-        else if (!kinds) {
-          tree = await parser.parse(language.grammar, text);
-          if (tree) {
-            stats.parsed++;
-            if (stat) cache.set(path, stat.mtimeMs, stat.size, tree, text.length);
-          } else unavailable.failedGrammars.add(language.name);
-        }
-        if (tree) {
-          kinds = classifyOccurrences(SYNTAX_SPECS[language.grammar], tree, starts, length);
-          if (!stat) tree.delete();
-        }
+    const cached = stat ? cache.get(path, stat.mtimeMs, stat.size) : undefined;
+    if (cached) return { kinds: classifyOccurrences(SYNTAX_SPECS[grammar], cached, starts, length), classifiedBy: 'cachedTree' };
+    const tree = await parser.parse(grammar, text);
+    if (!tree) return {};
+    const kinds = classifyOccurrences(SYNTAX_SPECS[grammar], tree, starts, length);
+    if (stat) cache.set(path, stat.mtimeMs, stat.size, tree, text.length);
+    else tree.delete();
+    return { kinds, classifiedBy: 'parse' };
+  };
+
+  /** Adds what one file holds, in path order: a kind already holding max_results hits only counts. */
+  const apply = (path: string, scan: FileScan, assisted: boolean) => {
+    if (scan.scanned) stats.scanned++;
+    if (scan.binary && environment.binaries) remembering.push(rememberBinary(workspace, environment.binaries, path, scan.length ?? 0));
+    if (scan.large) unavailable.large++;
+    if (scan.noGrammar) unavailable.noGrammar.set(scan.noGrammar, (unavailable.noGrammar.get(scan.noGrammar) ?? 0) + 1);
+    if (scan.failedGrammar) unavailable.failedGrammars.add(scan.failedGrammar);
+    if (scan.classifiedBy === 'parse') stats[assisted ? 'assisted' : 'parsed']++;
+    else if (scan.classifiedBy === 'cachedTree') stats.cachedTrees++;
+    else if (scan.classifiedBy === 'index') stats.indexed++;
+    for (const type of scan.overflow) overflow.add(type);
+    for (const hit of scan.hits) {
+      if (counts[hit.result_type] >= maxResults) overflow.add(hit.result_type);
+      else add({ ...hit, path });
+    }
+  };
+  const room = () => {
+    const left = (type: ContentType) => Math.max(0, maxResults - counts[type]);
+    return { definition: left('definition'), usage: left('usage'), text: left('text') };
+  };
+
+  let prefetched = 0;
+  try {
+    for (let index = 0; index < contentFiles.length; index++) {
+      if (environment.signal?.aborted) break;
+      if (firstCategory !== 'path' && overflow.has(firstCategory)) {
+        stoppedEarly = true;
+        break;
       }
-    } else if (needsParse && (language?.codeWithoutGrammar || (!language && extensionOf(path) !== ''))) {
-      const name = language?.name ?? `.${extensionOf(path)}`;
-      if (language?.codeWithoutGrammar) unavailable.noGrammar.set(name, (unavailable.noGrammar.get(name) ?? 0) + 1);
-    }
-    let lines: LineIndex | undefined;
-    for (let i = 0; i < starts.length; i++) {
-      const kind = kinds?.[i] ?? 'text';
-      if (!resultTypes.has(kind)) continue;
-      // Files come in path order, so a category already holding maxResults hits cannot show later ones: count only.
-      if (counts[kind] >= maxResults) {
-        overflow.add(kind);
+      const path = contentFiles[index];
+      // Claimed before anything else, so the other thread stops where this search has been.
+      const mine = assist ? assist.claim(index) : true;
+      if (!mayAdd(path)) continue;
+      if (!mine) {
+        const facts = await assist!.result(index);
+        if (facts) {
+          apply(path, await decideFromFacts(path, facts, { matcher, resultTypes, room: room(), overflowed: overflow }), true);
+          continue;
+        }
+        // It did not answer for this file (it stopped, or ended): read it here.
+      }
+      // Files are read ahead, except those that could add nothing when their turn to be read ahead comes (or that the other
+      // thread took).
+      for (prefetched = Math.max(prefetched, index); prefetched < Math.min(contentFiles.length, index + READ_AHEAD); prefetched++) {
+        if (prefetched === index || (mayAdd(contentFiles[prefetched]) && !assist?.taken(prefetched))) read(prefetched);
+      }
+      const bytes = await read(index);
+      reads.delete(index);
+      if (bytes === SKIPPED || !bytes) continue;
+      if (bytes === LARGE) {
+        unavailable.large++;
         continue;
       }
-      lines ??= createLineIndex(text);
-      const { line, column, lineStart } = lines.locate(starts[i]);
-      const snippet = makeSnippet(lines.lineText(lineStart), column - 1, length);
-      const hit: SearchHit = { result_type: kind, path, line, column, snippet };
-      if (kind !== 'text') hit.name = text.slice(starts[i], starts[i] + length);
-      add(hit);
+      apply(path, await scanFile(path, bytes, { matcher, resultTypes, room: room(), overflowed: overflow, classify }), false);
     }
+  } finally {
+    // Wherever the loop ended, the other thread stops taking files.
+    assist?.stop();
   }
   // Reads still in flight hold file handles: they settle before the caller closes, or before this returns.
   const settling = [...reads.values(), ...remembering];

@@ -1,10 +1,24 @@
 import type { IndexedFile, IndexStats, LookupAnswer } from './index-store.js';
+import type { AssistedFile } from './scan-assist.js';
+import type { ResultType } from './code-search-schema.js';
 
 /** A message from a SymbolIndex to its worker. */
 export type WorkerRequest =
   | { id: number; type: 'lookup'; query: string; caseSensitive: boolean; start: string; extensions?: string[]; only?: 'definition' | 'usage'; paths?: boolean }
   | { id: number; type: 'textLookup'; query: string; caseSensitive: boolean; start: string; extensions?: string[]; identifiers: boolean; paths?: boolean }
   | { id: number; type: 'occurrences'; query: string; caseSensitive: boolean; paths: string[] }
+  | {
+      id: number;
+      type: 'assist';
+      query: string;
+      paths: string[];
+      resultTypes: ResultType[];
+      maxResults: number;
+      candidatesExact: boolean;
+      slots: SharedArrayBuffer;
+    }
+  /** A scan started (the build waits) or ended; no answer. */
+  | { id: 0; type: 'pause' | 'resume'; scan: number }
   | { id: number; type: 'stats' }
   | { id: number; type: 'close' };
 
@@ -12,6 +26,7 @@ export type WorkerRequest =
 export type WorkerResponse =
   | { id: number; type: 'lookup'; answer: LookupAnswer }
   | { id: number; type: 'occurrences'; files: IndexedFile[] }
+  | { id: number; type: 'assisted'; files: AssistedFile[] }
   | { id: number; type: 'stats'; stats: IndexStats }
   | { id: number; type: 'closed' }
   | { id: number; type: 'ready' }

@@ -4,13 +4,24 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createSyntaxParser, nodeGrammarSource } from './grammar-loader.js';
 import { createChangeJournal } from './change-journal.js';
 import { createIndexStore } from './index-store.js';
+import { assistScan } from './scan-assist-worker.js';
+import { createBuildGate } from './build-gate.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 
 const { root, cacheFile, watch } = workerData as { root: string; cacheFile?: string; watch: boolean };
 const port = parentPort!;
 const parser = createSyntaxParser(nodeGrammarSource);
 const journal = watch ? createChangeJournal(root) : undefined;
-const store = createIndexStore({ root, parser, cacheFile, journal, yieldNow: () => new Promise((resolve) => setImmediate(resolve)) });
+/** Scans in progress in the client hold the build back (their pause messages, and the files the worker scans for them). */
+const gate = createBuildGate();
+const openHolds = new Map<number, () => void>();
+let building = true;
+/** Between two files of the build: messages are handled, and while a scan runs the build waits for it. */
+const yieldNow = async () => {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (building) await gate.passed();
+};
+const store = createIndexStore({ root, parser, cacheFile, journal, yieldNow });
 const SAVE_DELAY_MS = 5000;
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -25,10 +36,14 @@ const reply = (response: WorkerResponse) => port.postMessage(response);
 
 store.build().then(
   () => {
+    building = false;
     store.save();
     reply({ id: 0, type: 'ready' });
   },
-  (error: unknown) => reply({ id: 0, type: 'failed', message: error instanceof Error ? error.message : String(error) }),
+  (error: unknown) => {
+    building = false;
+    reply({ id: 0, type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  },
 );
 
 port.on('message', (request: WorkerRequest) => {
@@ -40,6 +55,22 @@ port.on('message', (request: WorkerRequest) => {
           const answer = request.type === 'lookup' ? await store.lookup(request) : await store.textLookup(request);
           scheduleSave();
           return reply({ id: request.id, type: 'lookup', answer });
+        }
+        case 'pause':
+          openHolds.set(request.scan, gate.hold());
+          return;
+        case 'resume':
+          openHolds.get(request.scan)?.();
+          openHolds.delete(request.scan);
+          return;
+        case 'assist': {
+          const end = gate.hold();
+          try {
+            const files = await assistScan(root, parser, { ...request, slots: new Int32Array(request.slots) });
+            return reply({ id: request.id, type: 'assisted', files });
+          } finally {
+            end();
+          }
         }
         case 'occurrences':
           return reply({ id: request.id, type: 'occurrences', files: store.occurrences(request) });

@@ -1,5 +1,8 @@
 import type { IndexedFile, IndexStats } from './index-store.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
+import type { ResultType } from './code-search-schema.js';
+import { CLAIMED_BY_SCAN, CLAIMED_BY_WORKER, claimSlot, createClaimSlots, type ScanAssist } from './scan-assist.js';
+import type { FileFacts } from './scan-file.js';
 
 /** What an index lookup names: candidate files, and the files whose path holds the query when asked. */
 export interface IndexLookup {
@@ -63,6 +66,20 @@ export interface SymbolIndex {
   close(): Promise<void>;
 }
 
+/** What a scan asks of the index worker (inside the package): the build waits while it runs, and the worker shares its files. */
+export interface ScanSupport {
+  /** Makes the build wait until the returned function is called (or a time limit passes); a no-op once the index is built. */
+  pauseBuild(): () => void;
+  /** Lets the worker take files of a scan from the back of `paths` (see ScanAssist); undefined when it cannot. */
+  assist(request: {
+    query: string;
+    paths: readonly string[];
+    resultTypes: Iterable<ResultType>;
+    maxResults: number;
+    candidatesExact: boolean;
+  }): ScanAssist | undefined;
+}
+
 function lookupOf(response: WorkerResponse | undefined): IndexLookup | undefined {
   if (response?.type !== 'lookup' || !response.answer.ready) return undefined;
   return { files: response.answer.files, paths: response.answer.paths };
@@ -101,6 +118,11 @@ async function startWorker(Worker: WorkerConstructor, workerData: { root: string
  * in the package's root entry.
  */
 export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}): SymbolIndex {
+  return startSymbolIndex(root, options);
+}
+
+/** {@link createSymbolIndex} with what a scan asks of the worker. */
+export function startSymbolIndex(root: string, options: SymbolIndexOptions = {}): SymbolIndex & ScanSupport {
   type Pending = { resolve: (response: WorkerResponse) => void };
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -157,6 +179,13 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
     return undefined;
   });
 
+  let nextScan = 1;
+  /** Posts a message that has no answer. */
+  const tell = async (request: WorkerRequest) => {
+    const worker = await workerPromise;
+    if (worker && !closed && running) worker.postMessage(request);
+  };
+
   type Body<T> = T extends unknown ? Omit<T, 'id'> : never;
   const ask = async (request: Body<WorkerRequest>): Promise<WorkerResponse | undefined> => {
     const worker = await workerPromise;
@@ -173,6 +202,34 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
     ready,
     get running() {
       return running;
+    },
+    pauseBuild() {
+      if (isReady || closed) return () => {};
+      const scan = nextScan++;
+      void tell({ id: 0, type: 'pause', scan });
+      let resumed = false;
+      return () => {
+        if (resumed) return;
+        resumed = true;
+        void tell({ id: 0, type: 'resume', scan });
+      };
+    },
+    assist({ query, paths, resultTypes, maxResults, candidatesExact }) {
+      if (closed || !running || paths.length === 0) return undefined;
+      const slots = createClaimSlots(paths.length);
+      if (!slots) return undefined;
+      const request = { type: 'assist' as const, query, paths: [...paths], resultTypes: [...resultTypes], maxResults, candidatesExact };
+      const answer = ask({ ...request, slots: slots.buffer as SharedArrayBuffer }).then((response) => {
+        const byIndex = new Map<number, FileFacts>();
+        if (response?.type === 'assisted') for (const file of response.files) byIndex.set(file.index, file.facts);
+        return byIndex;
+      });
+      return {
+        claim: (index) => claimSlot(slots, index, CLAIMED_BY_SCAN),
+        taken: (index) => Atomics.load(slots, index) === CLAIMED_BY_WORKER,
+        result: (index) => answer.then((byIndex) => byIndex.get(index)),
+        stop: () => void Atomics.store(slots, paths.length, 1),
+      };
     },
     async lookup({ query, caseSensitive, start, extensions, only, paths }) {
       if (!isReady) return undefined;

@@ -1,0 +1,60 @@
+import { lstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { classifyOccurrences } from './classify-occurrences.js';
+import type { ResultType } from './code-search-schema.js';
+import { MAX_PARSE_BYTES } from './file-limits.js';
+import type { SyntaxParser } from './grammar-loader.js';
+import { createLiteralMatcher } from './literal-matcher.js';
+import { CLAIMED_BY_WORKER, claimSlot, type AssistedFile } from './scan-assist.js';
+import { readFileFacts, type ClassifyFile, type FileFacts } from './scan-file.js';
+import { SYNTAX_SPECS } from './syntax-spec.js';
+
+/** What a scan asks the index worker to share. */
+export interface AssistRequest {
+  query: string;
+  /** Workspace-relative paths in the scan's order. */
+  paths: readonly string[];
+  resultTypes: readonly ResultType[];
+  maxResults: number;
+  /** Every path is known to contain the query (ripgrep named it), so a file over 2 MB needs no reading without text wanted. */
+  candidatesExact: boolean;
+  /** Claim slots of `paths`, then the stop flag (see createClaimSlots). */
+  slots: Int32Array;
+}
+
+/**
+ * Works through a scan's files from the back, claiming each before it is read, until it meets a file the scan claimed or the
+ * scan says stop, and reads each file's facts (parsing, without a cache, whenever the scan could need it).
+ */
+export async function assistScan(root: string, parser: SyntaxParser, request: AssistRequest): Promise<AssistedFile[]> {
+  const { paths, slots, maxResults } = request;
+  const matcher = createLiteralMatcher(request.query);
+  const resultTypes = new Set(request.resultTypes);
+  const classify: ClassifyFile = async (_path, grammar, text, starts) => {
+    const tree = await parser.parse(grammar, text);
+    if (!tree) return {};
+    try {
+      return { kinds: classifyOccurrences(SYNTAX_SPECS[grammar], tree, starts, matcher.query.length), classifiedBy: 'parse' };
+    } finally {
+      tree.delete();
+    }
+  };
+  const context = { matcher, resultTypes, maxResults, classify };
+  const assisted: AssistedFile[] = [];
+  for (let index = paths.length - 1; index >= 0; index--) {
+    if (Atomics.load(slots, paths.length) !== 0 || !claimSlot(slots, index, CLAIMED_BY_WORKER)) break;
+    const absolute = join(root, paths[index]);
+    let facts: FileFacts = { scanned: false, starts: [], needsParse: { all: false, definitionsOnly: false }, oversize: false };
+    try {
+      const stat = lstatSync(absolute);
+      if (!stat.isFile()) {
+        // Not a regular file (any more): nothing to read, as a failed read in the scan.
+      } else if (request.candidatesExact && !resultTypes.has('text') && stat.size > MAX_PARSE_BYTES) facts = { ...facts, largeOnly: true, oversize: true };
+      else facts = await readFileFacts(paths[index], readFileSync(absolute), context);
+    } catch {
+      // Gone or unreadable: as a failed read in the scan.
+    }
+    assisted.push({ index, facts });
+  }
+  return assisted;
+}

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createNodeWorkspace } from '@toolhost/core/node';
+import type { ResultType } from './code-search-schema.js';
+import { createSyntaxParser } from './grammar-loader.js';
+import { createLiteralMatcher } from './literal-matcher.js';
+import { createParseCache } from './parse-cache.js';
+import { CLAIMED_BY_SCAN, CLAIMED_BY_WORKER, claimSlot, createClaimSlots, type ScanAssist } from './scan-assist.js';
+import { assistScan } from './scan-assist-worker.js';
+import type { FileFacts } from './scan-file.js';
+import { searchFiles, type SearchOutcome } from './search-workspace.js';
+import { startSymbolIndex } from './symbol-index.js';
+
+/** Files where `Widget` is a definition, a usage, text in strings and comments, in a binary, a file over 2 MB and a language without a grammar. */
+const FILES: Record<string, string> = {
+  'a-widget.ts': 'export class Widget {}\nconst w = new Widget(); // Widget\n',
+  'b-use.ts': 'import { Widget } from "./a-widget";\nlet x: Widget;\nconsole.log("Widget");\n',
+  'c-notes.md': 'The Widget is documented here. Widget Widget.\n',
+  'd-model.py': 'class Widget:\n    pass\n\nw = Widget()\n# Widget\n',
+  'e-blob.bin': 'Widget\u0000\u0000binary Widget\n',
+  'f-big.ts': `${'// filler line\n'.repeat(150_000)}const Widget = 1;\n`,
+  'g-main.rb': 'class Widget\nend\nWidget.new\n',
+  'h-none.ts': 'export const unrelated = 1;\n',
+  'i-lib.rs': 'pub struct Widget;\nfn make() -> Widget { Widget }\n// Widget\n',
+  'j-more.go': 'package main\n\ntype Widget struct{}\n\nfunc use(w Widget) string { return "Widget" }\n',
+  'k-more.ts': 'function build(widget: Widget): Widget { return widget; }\nexport type Widget = { id: number };\n',
+  'l-tail.md': 'last Widget\n',
+};
+const PATHS = Object.keys(FILES).sort();
+
+const root = mkdtempSync(join(tmpdir(), 'scan-assist-'));
+for (const [path, content] of Object.entries(FILES)) writeFileSync(join(root, path), content);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const workspace = createNodeWorkspace(root);
+const parser = createSyntaxParser();
+const TYPE_SETS: ResultType[][] = [['definition'], ['usage'], ['text'], ['definition', 'usage'], ['definition', 'usage', 'text', 'path']];
+
+function comparable(outcome: SearchOutcome) {
+  return { results: outcome.results, truncated: outcome.truncated, hints: outcome.hints };
+}
+
+/** A ScanAssist run on this thread: the first `scanShare` files are the scan's from the start, the rest the worker's as it gets to them. */
+function inThreadAssist(scanShare: number, resultTypes: ResultType[], maxResults: number) {
+  return (paths: readonly string[], candidatesExact: boolean): ScanAssist => {
+    const slots = createClaimSlots(paths.length)!;
+    for (let index = 0; index < Math.min(scanShare, paths.length); index++) claimSlot(slots, index, CLAIMED_BY_SCAN);
+    const answer = assistScan(root, parser, { query: 'Widget', paths, resultTypes, maxResults, candidatesExact, slots }).then(
+      (files) => new Map(files.map((file) => [file.index, file.facts] as const)),
+    );
+    return {
+      claim: (index) => claimSlot(slots, index, CLAIMED_BY_SCAN),
+      taken: (index) => Atomics.load(slots, index) === CLAIMED_BY_WORKER,
+      result: (index): Promise<FileFacts | undefined> => answer.then((byIndex) => byIndex.get(index)),
+      stop: () => void Atomics.store(slots, paths.length, 1),
+    };
+  };
+}
+
+describe('a scan shared with the index worker', () => {
+  it('answers exactly as the scan alone, wherever the two meet, for every kind, max_results and prefilter', async () => {
+    let compared = 0;
+    for (const types of TYPE_SETS) {
+      for (const maxResults of [1, 2, 3, 50]) {
+        for (const exact of [false, true]) {
+          const request = {
+            matcher: createLiteralMatcher('Widget'),
+            files: PATHS,
+            resultTypes: new Set(types),
+            maxResults,
+            candidates: exact ? new Set(PATHS.filter((path) => path !== 'h-none.ts')) : undefined,
+            candidatesExact: exact,
+          };
+          const alone = await searchFiles(request, { workspace, parser, cache: createParseCache() });
+          for (let scanShare = 0; scanShare <= PATHS.length; scanShare++) {
+            const shared = await searchFiles(request, {
+              workspace,
+              parser,
+              cache: createParseCache(),
+              assist: inThreadAssist(scanShare, types, maxResults),
+            });
+            expect(comparable(shared), `${types.join('+')} max ${maxResults} exact ${exact} scan share ${scanShare}`).toEqual(comparable(alone));
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBe(TYPE_SETS.length * 4 * 2 * (PATHS.length + 1));
+    // The cases hold what they claim to: a definition, a usage, text, both hints and a truncated answer.
+    const all = await searchFiles(
+      { matcher: createLiteralMatcher('Widget'), files: PATHS, resultTypes: new Set(['definition', 'usage', 'text'] as const), maxResults: 50 },
+      { workspace, parser, cache: createParseCache() },
+    );
+    expect(new Set(all.results.map((hit) => hit.result_type))).toEqual(new Set(['definition', 'usage', 'text']));
+    expect(all.hints.join('\n')).toMatch(/ruby \(1 file\)/);
+    expect(all.hints.join('\n')).toMatch(/1 matching file is over 2 MB/);
+  });
+
+  it('takes files from the back in the worker thread, and the answer is the scan alone', async () => {
+    const symbols = startSymbolIndex(root, { cacheDir: false, watch: false });
+    try {
+      expect(await symbols.ready).toBe(true);
+      const types: ResultType[] = ['definition', 'usage', 'text'];
+      const request = { matcher: createLiteralMatcher('Widget'), files: PATHS, resultTypes: new Set(types), maxResults: 50 };
+      const alone = await searchFiles(request, { workspace, parser, cache: createParseCache() });
+      let assist: ScanAssist | undefined;
+      // The scan's first read waits until the worker has taken the last file, so the worker's share is never empty.
+      const waiting = {
+        ...workspace,
+        readFile: async (path: string) => {
+          const deadline = Date.now() + 10_000;
+          while (path === PATHS[0] && assist && !assist.taken(PATHS.length - 1) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+          return workspace.readFile(path);
+        },
+      };
+      const shared = await searchFiles(request, {
+        workspace: waiting,
+        parser,
+        cache: createParseCache(),
+        assist: (paths, candidatesExact) => (assist = symbols.assist({ query: 'Widget', paths, resultTypes: types, maxResults: 50, candidatesExact })),
+      });
+      expect(assist?.taken(PATHS.length - 1)).toBe(true);
+      expect(shared.stats.assisted).toBeGreaterThan(0);
+      expect(comparable(shared)).toEqual(comparable(alone));
+    } finally {
+      await symbols.close();
+    }
+  });
+});

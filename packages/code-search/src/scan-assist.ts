@@ -1,0 +1,45 @@
+import type { FileFacts } from './scan-file.js';
+
+/** One file of a scan, read and scanned by the index worker. */
+export interface AssistedFile {
+  /** Position of the file in the scan's list. */
+  index: number;
+  facts: FileFacts;
+}
+
+/**
+ * A scan's files shared with the index worker: each file is claimed once, the scan's from the front in path order, the
+ * worker's from the back, until the two meet. The scan applies what the worker found in the files it claimed, in path order.
+ */
+export interface ScanAssist {
+  /** Claims the file at `index` for the scan; false when the worker claimed it first. */
+  claim(index: number): boolean;
+  /** True when the worker claimed the file at `index`. */
+  taken(index: number): boolean;
+  /** What the worker found in a file it claimed; undefined when it gave no answer for it (it ended). */
+  result(index: number): Promise<FileFacts | undefined>;
+  /** Tells the worker that the scan needs nothing more from it. */
+  stop(): void;
+}
+
+/** A file's slot: not claimed yet. */
+export const UNCLAIMED = 0;
+/** A file's slot: claimed by the scan. */
+export const CLAIMED_BY_SCAN = 1;
+/** A file's slot: claimed by the worker. */
+export const CLAIMED_BY_WORKER = 2;
+
+/**
+ * The claim slots of `count` files plus one stop flag (after the last slot), in memory both threads see, or undefined
+ * where SharedArrayBuffer is missing.
+ */
+export function createClaimSlots(count: number): Int32Array | undefined {
+  if (typeof SharedArrayBuffer !== 'function') return undefined;
+  return new Int32Array(new SharedArrayBuffer((count + 1) * Int32Array.BYTES_PER_ELEMENT));
+}
+
+/** Claims `index` for `owner` unless the other side did; true when `owner` holds it. */
+export function claimSlot(slots: Int32Array, index: number, owner: number): boolean {
+  const previous = Atomics.compareExchange(slots, index, UNCLAIMED, owner);
+  return previous === UNCLAIMED || previous === owner;
+}
