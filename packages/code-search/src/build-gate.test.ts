@@ -36,4 +36,24 @@ describe('createBuildGate', () => {
     await gate.passed();
     expect(Date.now() - started).toBeGreaterThanOrEqual(15);
   });
+
+  it('lets the build pass after the time limit even while new holds keep following one another', async () => {
+    const gate = createBuildGate(40);
+    let end = gate.hold();
+    // A new hold opens before each one ends, for longer than the limit.
+    const relay = setInterval(() => {
+      const next = gate.hold();
+      end();
+      end = next;
+    }, 5);
+    try {
+      const started = Date.now();
+      await gate.passed();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(35);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      clearInterval(relay);
+      end();
+    }
+  });
 });

@@ -2,11 +2,11 @@
 export interface BuildGate {
   /** Opens a hold; the returned function ends it (called again, it does nothing). A hold ends by itself after the time limit. */
   hold(): () => void;
-  /** Resolves once no hold is open. */
+  /** Resolves once no hold is open, or once it has waited the time limit (holds that follow one another never stop the build). */
   passed(): Promise<void>;
 }
 
-/** How long one hold can keep the build waiting, should its end never come. */
+/** How long one hold lasts should its end never come, and how long the build waits at most between two files. */
 export const BUILD_HOLD_LIMIT_MS = 30_000;
 
 /** Creates a gate with no hold open. */
@@ -33,7 +33,15 @@ export function createBuildGate(limitMs = BUILD_HOLD_LIMIT_MS): BuildGate {
       return end;
     },
     async passed() {
-      while (open) await open;
+      // However many holds follow one another, the build waits at most the limit before its next file.
+      const deadline = Date.now() + limitMs;
+      while (open) {
+        const left = deadline - Date.now();
+        if (left <= 0) return;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([open, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
+        clearTimeout(timer);
+      }
     },
   };
 }

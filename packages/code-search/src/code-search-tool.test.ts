@@ -349,7 +349,7 @@ describe('hints', () => {
     expect(result.data?.hints).toEqual([
       expect.stringContaining('more results exist'),
       expect.stringContaining('ruby (1 file)'),
-      expect.stringContaining('1 matching file is over 2 MB'),
+      '1 matching file is over 2 MB and was searched as text only.',
     ]);
   });
 

@@ -194,9 +194,11 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
             signal: context.signal,
             binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined,
             inFlight,
-            assist: symbols
-              ? (paths, candidatesExact) => symbols.assist({ query: args.query, paths, resultTypes, maxResults: args.max_results, candidatesExact })
-              : undefined,
+            // Only while the index builds, and only with the grammars the worker loads (its own source: the installed packages).
+            assist:
+              symbols && !indexed && !options.grammarSource
+                ? (paths, sizeFirst) => symbols.assist({ query: args.query, paths, resultTypes, maxResults: args.max_results, sizeFirst })
+                : undefined,
           },
         );
         const taken = snapshot ? await snapshot : undefined;

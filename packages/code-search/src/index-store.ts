@@ -18,7 +18,6 @@ import type { ChangeJournal, JournalChanges } from './change-journal.js';
 export const INDEX_FORMAT = 3;
 /** Files over this size are read by text searches without a trigram filter (always candidates). */
 export const MAX_TRIGRAM_BYTES = 32 * 1024 * 1024;
-/** An entry whose file changed this recently before it was read cannot vouch for its content by mtime + size (racy-git rule). */
 /** A search re-reads at most this many changed files itself; past that it scans while the index catches up in the background. */
 export const INLINE_REINDEX_LIMIT = 64;
 

@@ -12,7 +12,6 @@ export interface WorkspaceSnapshot {
 }
 
 const STAT_CONCURRENCY = 32;
-/** Files modified this recently before a search are treated as possibly changing during it. */
 
 /** Walks `start` and stats every file (the validation key of a cached result). */
 export async function snapshotWorkspace(workspace: Workspace, start: string, signal?: AbortSignal): Promise<WorkspaceSnapshot> {

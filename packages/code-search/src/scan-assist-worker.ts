@@ -16,8 +16,8 @@ export interface AssistRequest {
   paths: readonly string[];
   resultTypes: readonly ResultType[];
   maxResults: number;
-  /** Every path is known to contain the query (ripgrep named it), so a file over 2 MB needs no reading without text wanted. */
-  candidatesExact: boolean;
+  /** A file over 2 MB counts for the hint unread: every path is known to hold the query (ripgrep named it), and text is not wanted. */
+  sizeFirst: boolean;
   /** Claim slots of `paths`, then the stop flag (see createClaimSlots). */
   slots: Int32Array;
 }
@@ -49,10 +49,11 @@ export async function assistScan(root: string, parser: SyntaxParser, request: As
       const stat = lstatSync(absolute);
       if (!stat.isFile()) {
         // Not a regular file (any more): nothing to read, as a failed read in the scan.
-      } else if (request.candidatesExact && !resultTypes.has('text') && stat.size > MAX_PARSE_BYTES) facts = { ...facts, largeOnly: true, oversize: true };
+      } else if (request.sizeFirst && stat.size > MAX_PARSE_BYTES) facts = { ...facts, largeOnly: true, oversize: true };
       else facts = await readFileFacts(paths[index], readFileSync(absolute), context);
     } catch {
-      // Gone or unreadable: as a failed read in the scan.
+      // Gone, unreadable, or the parse failed: no answer for this file, so the scan reads it itself.
+      continue;
     }
     assisted.push({ index, facts });
   }

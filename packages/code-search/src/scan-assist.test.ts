@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeWorkspace } from '@toolhost/core/node';
 import type { ResultType } from './code-search-schema.js';
-import { createSyntaxParser } from './grammar-loader.js';
+import { createSyntaxParser, type SyntaxParser } from './grammar-loader.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache } from './parse-cache.js';
 import { CLAIMED_BY_SCAN, CLAIMED_BY_WORKER, claimSlot, createClaimSlots, type ScanAssist } from './scan-assist.js';
 import { assistScan } from './scan-assist-worker.js';
 import type { FileFacts } from './scan-file.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
-import { startSymbolIndex } from './symbol-index.js';
+import { startSymbolIndex, type ScanSupport } from './symbol-index.js';
+import { createCodeSearchTool } from './code-search-tool.js';
+import { approximateTokenizer, createMemorySpool } from '@toolhost/core';
 
 /** Files where `Widget` is a definition, a usage, text in strings and comments, in a binary, a file over 2 MB and a language without a grammar. */
 const FILES: Record<string, string> = {
@@ -27,7 +29,10 @@ const FILES: Record<string, string> = {
   'j-more.go': 'package main\n\ntype Widget struct{}\n\nfunc use(w Widget) string { return "Widget" }\n',
   'k-more.ts': 'function build(widget: Widget): Widget { return widget; }\nexport type Widget = { id: number };\n',
   'l-tail.md': 'last Widget\n',
+  'm-big-other.txt': `${'nothing to see here\n'.repeat(120_000)}`,
 };
+/** Files that do not hold the query: a prefilter that knows (ripgrep) never names them. */
+const WITHOUT_QUERY = new Set(['h-none.ts', 'm-big-other.txt']);
 const PATHS = Object.keys(FILES).sort();
 
 const root = mkdtempSync(join(tmpdir(), 'scan-assist-'));
@@ -36,6 +41,11 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const workspace = createNodeWorkspace(root);
 const parser = createSyntaxParser();
+const PREFILTERS: Array<[prefiltered: boolean, exact: boolean]> = [
+  [false, false],
+  [false, true],
+  [true, true],
+];
 const TYPE_SETS: ResultType[][] = [['definition'], ['usage'], ['text'], ['definition', 'usage'], ['definition', 'usage', 'text', 'path']];
 
 function comparable(outcome: SearchOutcome) {
@@ -43,11 +53,11 @@ function comparable(outcome: SearchOutcome) {
 }
 
 /** A ScanAssist run on this thread: the first `scanShare` files are the scan's from the start, the rest the worker's as it gets to them. */
-function inThreadAssist(scanShare: number, resultTypes: ResultType[], maxResults: number) {
-  return (paths: readonly string[], candidatesExact: boolean): ScanAssist => {
+function inThreadAssist(scanShare: number, resultTypes: ResultType[], maxResults: number, workerParser: SyntaxParser = parser) {
+  return (paths: readonly string[], sizeFirst: boolean): ScanAssist => {
     const slots = createClaimSlots(paths.length)!;
     for (let index = 0; index < Math.min(scanShare, paths.length); index++) claimSlot(slots, index, CLAIMED_BY_SCAN);
-    const answer = assistScan(root, parser, { query: 'Widget', paths, resultTypes, maxResults, candidatesExact, slots }).then(
+    const answer = assistScan(root, workerParser, { query: 'Widget', paths, resultTypes, maxResults, sizeFirst, slots }).then(
       (files) => new Map(files.map((file) => [file.index, file.facts] as const)),
     );
     return {
@@ -63,14 +73,15 @@ describe('a scan shared with the index worker', () => {
   it('answers exactly as the scan alone, wherever the two meet, for every kind, max_results and prefilter', async () => {
     let compared = 0;
     for (const types of TYPE_SETS) {
-      for (const maxResults of [1, 2, 3, 50]) {
-        for (const exact of [false, true]) {
+      for (const maxResults of [1, 3, 50]) {
+        // No prefilter (with and without the index's exact flag, as the tool passes it), and ripgrep's candidates.
+        for (const [prefiltered, exact] of PREFILTERS) {
           const request = {
             matcher: createLiteralMatcher('Widget'),
             files: PATHS,
             resultTypes: new Set(types),
             maxResults,
-            candidates: exact ? new Set(PATHS.filter((path) => path !== 'h-none.ts')) : undefined,
+            candidates: prefiltered ? new Set(PATHS.filter((path) => !WITHOUT_QUERY.has(path))) : undefined,
             candidatesExact: exact,
           };
           const alone = await searchFiles(request, { workspace, parser, cache: createParseCache() });
@@ -81,13 +92,15 @@ describe('a scan shared with the index worker', () => {
               cache: createParseCache(),
               assist: inThreadAssist(scanShare, types, maxResults),
             });
-            expect(comparable(shared), `${types.join('+')} max ${maxResults} exact ${exact} scan share ${scanShare}`).toEqual(comparable(alone));
+            expect(comparable(shared), `${types.join('+')} max ${maxResults} prefiltered ${prefiltered} exact ${exact} scan share ${scanShare}`).toEqual(
+              comparable(alone),
+            );
             compared++;
           }
         }
       }
     }
-    expect(compared).toBe(TYPE_SETS.length * 4 * 2 * (PATHS.length + 1));
+    expect(compared).toBe(TYPE_SETS.length * 3 * PREFILTERS.length * (PATHS.length + 1));
     // The cases hold what they claim to: a definition, a usage, text, both hints and a truncated answer.
     const all = await searchFiles(
       { matcher: createLiteralMatcher('Widget'), files: PATHS, resultTypes: new Set(['definition', 'usage', 'text'] as const), maxResults: 50 },
@@ -98,10 +111,26 @@ describe('a scan shared with the index worker', () => {
     expect(all.hints.join('\n')).toMatch(/1 matching file is over 2 MB/);
   });
 
-  it('takes files from the back in the worker thread, and the answer is the scan alone', async () => {
+  it('reads a file itself when the worker failed on it', async () => {
+    // The worker's parser throws on the Rust file: it gives no answer for it, and the search parses it here.
+    const failing: SyntaxParser = {
+      failures: new Map(),
+      parse: (grammar, text) => (grammar === 'rust' ? Promise.reject(new Error('wasm trap')) : parser.parse(grammar, text)),
+      dispose: () => undefined,
+    };
+    const types: ResultType[] = ['definition', 'usage', 'text'];
+    const request = { matcher: createLiteralMatcher('Widget'), files: PATHS, resultTypes: new Set(types), maxResults: 50 };
+    const alone = await searchFiles(request, { workspace, parser, cache: createParseCache() });
+    const shared = await searchFiles(request, { workspace, parser, cache: createParseCache(), assist: inThreadAssist(0, types, 50, failing) });
+    expect(comparable(shared)).toEqual(comparable(alone));
+    expect(alone.results.some((hit) => hit.path === 'i-lib.rs' && hit.result_type === 'definition')).toBe(true);
+  });
+
+  it('takes files from the back in the worker thread while the index builds, and the answer is the scan alone', async () => {
     const symbols = startSymbolIndex(root, { cacheDir: false, watch: false });
+    // Held from the worker's first file on: the index stays unbuilt while the search runs.
+    const resume = symbols.pauseBuild();
     try {
-      expect(await symbols.ready).toBe(true);
       const types: ResultType[] = ['definition', 'usage', 'text'];
       const request = { matcher: createLiteralMatcher('Widget'), files: PATHS, resultTypes: new Set(types), maxResults: 50 };
       const alone = await searchFiles(request, { workspace, parser, cache: createParseCache() });
@@ -119,13 +148,50 @@ describe('a scan shared with the index worker', () => {
         workspace: waiting,
         parser,
         cache: createParseCache(),
-        assist: (paths, candidatesExact) => (assist = symbols.assist({ query: 'Widget', paths, resultTypes: types, maxResults: 50, candidatesExact })),
+        assist: (paths, sizeFirst) => (assist = symbols.assist({ query: 'Widget', paths, resultTypes: types, maxResults: 50, sizeFirst })),
       });
-      expect(assist?.taken(PATHS.length - 1)).toBe(true);
+      expect(assist).toBeDefined();
+      expect(assist!.taken(PATHS.length - 1)).toBe(true);
       expect(shared.stats.assisted).toBeGreaterThan(0);
       expect(comparable(shared)).toEqual(comparable(alone));
+      // Once the scan lets it go, the build ends, and a built index no longer shares scans.
+      resume();
+      expect(await symbols.ready).toBe(true);
+      expect(symbols.assist({ query: 'Widget', paths: PATHS, resultTypes: types, maxResults: 50, sizeFirst: false })).toBeUndefined();
     } finally {
+      resume();
       await symbols.close();
+    }
+  });
+
+  it('gives the tool the same output with an index still building as with no index, with ripgrep and with the pure scan', async () => {
+    const context = { workspace, tokenizer: approximateTokenizer, spool: createMemorySpool(), maxOutputTokens: 10_000, shell: 'unix_like' as const };
+    const queries = [
+      { query: 'Widget', result_types: ['definition'] },
+      { query: 'Widget', result_types: ['usage'], max_results: 2 },
+      { query: 'Widget', result_types: ['definition', 'usage'] },
+      { query: 'Widget' },
+      { query: 'widget', result_types: ['text'], max_results: 3 },
+    ];
+    for (const prefilter of ['ripgrep', 'scan'] as const) {
+      const alone = createCodeSearchTool({ index: false, prefilter });
+      const building = createCodeSearchTool({ index: { cacheDir: false, watch: false }, prefilter });
+      building.prepare(workspace);
+      // Held from the worker's first file on, so every search below runs while the index builds.
+      const resume = (building.symbolIndex as unknown as ScanSupport).pauseBuild();
+      try {
+        for (const args of queries) {
+          const signal = new AbortController().signal;
+          const expected = await alone.execute(alone.schema.parse(args), { ...context, signal } as never);
+          const actual = await building.execute(building.schema.parse(args), { ...context, signal } as never);
+          expect(actual.output, `${prefilter} ${JSON.stringify(args)}`).toBe(expected.output);
+        }
+        expect(await Promise.race([building.symbolIndex!.ready.then(() => 'built'), new Promise((resolve) => setImmediate(() => resolve('building')))])).toBe('building');
+      } finally {
+        resume();
+        await alone.close();
+        await building.close();
+      }
     }
   });
 });

@@ -16,10 +16,32 @@ export interface ScanAssist {
   claim(index: number): boolean;
   /** True when the worker claimed the file at `index`. */
   taken(index: number): boolean;
-  /** What the worker found in a file it claimed; undefined when it gave no answer for it (it ended). */
-  result(index: number): Promise<FileFacts | undefined>;
+  /**
+   * What the worker found in a file it claimed; undefined when it gave no answer for it (it ended, or failed on the file),
+   * when `signal` aborts, or after {@link ASSIST_WAIT_LIMIT_MS}: the scan then reads the file itself.
+   */
+  result(index: number, signal?: AbortSignal): Promise<FileFacts | undefined>;
   /** Tells the worker that the scan needs nothing more from it. */
   stop(): void;
+}
+
+/** How long the scan waits for the worker's answer about one file before it reads the file itself. */
+export const ASSIST_WAIT_LIMIT_MS = 5000;
+
+/** Waits for `answer`, or gives up (undefined) when `signal` aborts or after {@link ASSIST_WAIT_LIMIT_MS}. */
+export function awaitAssist<T>(answer: Promise<T | undefined>, signal: AbortSignal | undefined, limitMs = ASSIST_WAIT_LIMIT_MS): Promise<T | undefined> {
+  if (signal?.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const finish = (value: T | undefined) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+      resolve(value);
+    };
+    const abort = () => finish(undefined);
+    const timer = setTimeout(abort, limitMs);
+    signal?.addEventListener('abort', abort, { once: true });
+    answer.then(finish, abort);
+  });
 }
 
 /** A file's slot: not claimed yet. */

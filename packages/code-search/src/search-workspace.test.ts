@@ -71,23 +71,23 @@ describe('searchFiles', () => {
 
   it('does not read files over 2 MB that a prefilter named when only definitions or usages are wanted', async () => {
     const big = `const Huge = 1;\n${'// filler line\n'.repeat(150_000)}`;
-    const workspace = createMemoryWorkspace({ 'big.ts': big, 'small.ts': 'const Huge = 2;\n' });
+    const workspace = createMemoryWorkspace({ 'big.ts': big, 'big2.ts': big, 'small.ts': 'const Huge = 2;\n' });
     let reads = 0;
     const counting = { ...workspace, readFile: (path: string) => (reads++, workspace.readFile(path)) };
     const outcome = await searchFiles(
       {
         matcher: createLiteralMatcher('Huge'),
-        files: ['big.ts', 'small.ts'],
+        files: ['big.ts', 'big2.ts', 'small.ts'],
         resultTypes: new Set(['definition'] as const),
         maxResults: 20,
-        candidates: new Set(['big.ts', 'small.ts']),
+        candidates: new Set(['big.ts', 'big2.ts', 'small.ts']),
         candidatesExact: true,
       },
       { workspace: counting, parser, cache: createParseCache() },
     );
     expect(reads).toBe(1);
     expect(outcome.results.map((hit) => `${hit.path}:${hit.line}:${hit.column}`)).toEqual(['small.ts:1:7']);
-    expect(outcome.hints).toEqual([expect.stringContaining('over 2 MB')]);
+    expect(outcome.hints).toEqual(['2 matching files are over 2 MB and were searched as text only.']);
   });
 
   it('does not parse when no occurrence can be a whole identifier', async () => {

@@ -46,10 +46,11 @@ export interface SearchEnvironment {
    */
   readonly inFlight?: Set<Promise<unknown>>;
   /**
-   * Shares the files with another thread (the index worker while it builds): it parses from the back of the list while the
-   * search goes from the front, and the search takes its kinds for the files it claimed.
+   * Shares the files with another thread (the index worker while it builds): it reads files from the back of the list while
+   * the search goes from the front, and the search decides the files it took in path order. `sizeFirst`: a file over 2 MB
+   * counts for the hint unread (every file is known to hold the query, and text is not wanted).
    */
-  readonly assist?: (paths: readonly string[], candidatesExact: boolean) => ScanAssist | undefined;
+  readonly assist?: (paths: readonly string[], sizeFirst: boolean) => ScanAssist | undefined;
 }
 
 /** Results plus whether more exist and hints for the model. */
@@ -158,7 +159,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
 
   // Another thread takes files from the back of the list (the index worker while it builds), unless the index already
   // classified some: then most files need no parse.
-  const assist = contentFiles.length > 1 && !request.known?.size ? environment.assist?.(contentFiles, request.candidatesExact === true) : undefined;
+  const assist = contentFiles.length > 1 && !request.known?.size ? environment.assist?.(contentFiles, sizeFirst) : undefined;
 
   const classify: ClassifyFile = async (path, grammar, text, starts) => {
     const length = matcher.query.length;
@@ -176,7 +177,13 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     if (cached) return { kinds: classifyOccurrences(SYNTAX_SPECS[grammar], cached, starts, length), classifiedBy: 'cachedTree' };
     const tree = await parser.parse(grammar, text);
     if (!tree) return {};
-    const kinds = classifyOccurrences(SYNTAX_SPECS[grammar], tree, starts, length);
+    let kinds: OccurrenceKind[];
+    try {
+      kinds = classifyOccurrences(SYNTAX_SPECS[grammar], tree, starts, length);
+    } catch (error) {
+      tree.delete();
+      throw error;
+    }
     if (stat) cache.set(path, stat.mtimeMs, stat.size, tree, text.length);
     else tree.delete();
     return { kinds, classifiedBy: 'parse' };
@@ -216,12 +223,14 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       const mine = assist ? assist.claim(index) : true;
       if (!mayAdd(path)) continue;
       if (!mine) {
-        const facts = await assist!.result(index);
-        if (facts) {
-          apply(path, await decideFromFacts(path, facts, { matcher, resultTypes, room: room(), overflowed: overflow }), true);
+        const facts = await assist!.result(index, environment.signal);
+        const scan = facts ? await decideFromFacts(path, facts, { matcher, resultTypes, room: room(), overflowed: overflow }).catch(() => undefined) : undefined;
+        if (scan) {
+          apply(path, scan, true);
           continue;
         }
-        // It did not answer for this file (it stopped, or ended): read it here.
+        // No usable answer for this file (the worker ended, failed on it or took too long): read it here.
+        if (environment.signal?.aborted) break;
       }
       // Files are read ahead, except those that could add nothing when their turn to be read ahead comes (or that the other
       // thread took).
@@ -272,7 +281,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       hints.push(`Definitions and usages are unavailable for ${list}: no grammar for that language, so its matches are reported as text.`);
     }
     if (unavailable.large > 0) {
-      hints.push(`${unavailable.large} matching file${unavailable.large === 1 ? ' is' : 's are'} over 2 MB and were searched as text only.`);
+      hints.push(`${unavailable.large} matching file${unavailable.large === 1 ? ' is over 2 MB and was' : 's are over 2 MB and were'} searched as text only.`);
     }
     if (unavailable.failedGrammars.size > 0) {
       hints.push(`The grammar for ${[...unavailable.failedGrammars].join(', ')} could not be loaded; matches in those files are reported as text.`);

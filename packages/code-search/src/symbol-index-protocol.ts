@@ -14,7 +14,7 @@ export type WorkerRequest =
       paths: string[];
       resultTypes: ResultType[];
       maxResults: number;
-      candidatesExact: boolean;
+      sizeFirst: boolean;
       slots: SharedArrayBuffer;
     }
   /** A scan started (the build waits) or ended; no answer. */

@@ -86,7 +86,8 @@ port.on('message', (request: WorkerRequest) => {
           return;
       }
     } catch (error) {
-      reply({ id: request.id, type: 'error', message: error instanceof Error ? error.message : String(error) });
+      // Messages without an answer (id 0) get none; id 0 answers are the build's outcome.
+      if (request.id !== 0) reply({ id: request.id, type: 'error', message: error instanceof Error ? error.message : String(error) });
     }
   })();
 });

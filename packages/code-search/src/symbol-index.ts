@@ -1,7 +1,7 @@
 import type { IndexedFile, IndexStats } from './index-store.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 import type { ResultType } from './code-search-schema.js';
-import { CLAIMED_BY_SCAN, CLAIMED_BY_WORKER, claimSlot, createClaimSlots, type ScanAssist } from './scan-assist.js';
+import { awaitAssist, CLAIMED_BY_SCAN, CLAIMED_BY_WORKER, claimSlot, createClaimSlots, type ScanAssist } from './scan-assist.js';
 import type { FileFacts } from './scan-file.js';
 
 /** What an index lookup names: candidate files, and the files whose path holds the query when asked. */
@@ -70,14 +70,8 @@ export interface SymbolIndex {
 export interface ScanSupport {
   /** Makes the build wait until the returned function is called (or a time limit passes); a no-op once the index is built. */
   pauseBuild(): () => void;
-  /** Lets the worker take files of a scan from the back of `paths` (see ScanAssist); undefined when it cannot. */
-  assist(request: {
-    query: string;
-    paths: readonly string[];
-    resultTypes: Iterable<ResultType>;
-    maxResults: number;
-    candidatesExact: boolean;
-  }): ScanAssist | undefined;
+  /** Lets the worker take files of a scan from the back of `paths` (see ScanAssist); undefined once the index is built or closed. */
+  assist(request: { query: string; paths: readonly string[]; resultTypes: Iterable<ResultType>; maxResults: number; sizeFirst: boolean }): ScanAssist | undefined;
 }
 
 function lookupOf(response: WorkerResponse | undefined): IndexLookup | undefined {
@@ -214,11 +208,11 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {})
         void tell({ id: 0, type: 'resume', scan });
       };
     },
-    assist({ query, paths, resultTypes, maxResults, candidatesExact }) {
-      if (closed || !running || paths.length === 0) return undefined;
+    assist({ query, paths, resultTypes, maxResults, sizeFirst }) {
+      if (closed || isReady || paths.length === 0) return undefined;
       const slots = createClaimSlots(paths.length);
       if (!slots) return undefined;
-      const request = { type: 'assist' as const, query, paths: [...paths], resultTypes: [...resultTypes], maxResults, candidatesExact };
+      const request = { type: 'assist' as const, query, paths: [...paths], resultTypes: [...resultTypes], maxResults, sizeFirst };
       const answer = ask({ ...request, slots: slots.buffer as SharedArrayBuffer }).then((response) => {
         const byIndex = new Map<number, FileFacts>();
         if (response?.type === 'assisted') for (const file of response.files) byIndex.set(file.index, file.facts);
@@ -227,7 +221,7 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {})
       return {
         claim: (index) => claimSlot(slots, index, CLAIMED_BY_SCAN),
         taken: (index) => Atomics.load(slots, index) === CLAIMED_BY_WORKER,
-        result: (index) => answer.then((byIndex) => byIndex.get(index)),
+        result: (index, signal) => awaitAssist(answer.then((byIndex) => byIndex.get(index)), signal),
         stop: () => void Atomics.store(slots, paths.length, 1),
       };
     },
