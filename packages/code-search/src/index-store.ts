@@ -520,6 +520,8 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     build() {
       return exclusive(async () => {
         const started = performance.now();
+        // Messages first: a scan that asked before the build began holds it back before the walk, not after.
+        await options.yieldNow?.();
         if (load()) {
           fromCache = true;
           // Watched before they are checked, so a change during the check is heard.

@@ -4,6 +4,7 @@ import { classifyOccurrences } from './classify-occurrences.js';
 import type { ResultType } from './code-search-schema.js';
 import { MAX_PARSE_BYTES } from './file-limits.js';
 import type { SyntaxParser } from './grammar-loader.js';
+import { languageOfPath } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { CLAIMED_BY_WORKER, claimSlot, type AssistedFile } from './scan-assist.js';
 import { readFileFacts, type ClassifyFile, type FileFacts } from './scan-file.js';
@@ -41,6 +42,12 @@ export async function assistScan(root: string, parser: SyntaxParser, request: As
   };
   const context = { matcher, resultTypes, maxResults, classify };
   const assisted: AssistedFile[] = [];
+  // The grammars load before the first claim: the scan may wait for a file the worker claimed, never for a grammar load.
+  const grammars = new Set(paths.map((path) => languageOfPath(path)?.grammar).filter((grammar) => grammar !== undefined));
+  for (const grammar of grammars) {
+    if (Atomics.load(slots, paths.length) !== 0) return assisted;
+    (await parser.parse(grammar, ''))?.delete();
+  }
   for (let index = paths.length - 1; index >= 0; index--) {
     if (Atomics.load(slots, paths.length) !== 0 || !claimSlot(slots, index, CLAIMED_BY_WORKER)) break;
     const absolute = join(root, paths[index]);
