@@ -6,7 +6,7 @@ import { MAX_PARSE_BYTES } from './file-limits.js';
 import type { SyntaxParser } from './grammar-loader.js';
 import { languageOfPath } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
-import { CLAIMED_BY_WORKER, claimSlot, type AssistedFile } from './scan-assist.js';
+import { CLAIMED_BY_WORKER, claimSlot, readOverflowed, type AssistedFile } from './scan-assist.js';
 import { readFileFacts, type ClassifyFile, type FileFacts } from './scan-file.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 
@@ -57,7 +57,7 @@ export async function assistScan(root: string, parser: SyntaxParser, request: As
       if (!stat.isFile()) {
         // Not a regular file (any more): nothing to read, as a failed read in the scan.
       } else if (request.sizeFirst && stat.size > MAX_PARSE_BYTES) facts = { ...facts, largeOnly: true, oversize: true };
-      else facts = await readFileFacts(paths[index], readFileSync(absolute), context);
+      else facts = await readFileFacts(paths[index], readFileSync(absolute), { ...context, overflowed: readOverflowed(slots, paths.length) });
     } catch {
       // Gone, unreadable, or the parse failed: no answer for this file, so the scan reads it itself.
       continue;

@@ -7,7 +7,7 @@ import type { ResultType } from './code-search-schema.js';
 import { createSyntaxParser, type SyntaxParser } from './grammar-loader.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache } from './parse-cache.js';
-import { CLAIMED_BY_SCAN, CLAIMED_BY_WORKER, claimSlot, createClaimSlots, type ScanAssist } from './scan-assist.js';
+import { CLAIMED_BY_SCAN, claimSlot, createClaimSlots, scanAssistOver, type ScanAssist } from './scan-assist.js';
 import { assistScan } from './scan-assist-worker.js';
 import type { FileFacts } from './scan-file.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
@@ -30,6 +30,8 @@ const FILES: Record<string, string> = {
   'k-more.ts': 'function build(widget: Widget): Widget { return widget; }\nexport type Widget = { id: number };\n',
   'l-tail.md': 'last Widget\n',
   'm-big-other.txt': `${'nothing to see here\n'.repeat(120_000)}`,
+  // Only where no declaration name can be: parsed for usages, never for definitions alone.
+  'n-calls.ts': 'const made = new Widget();\nconst again = made.Widget;\n',
 };
 /** Files that do not hold the query: a prefilter that knows (ripgrep) never names them. */
 const WITHOUT_QUERY = new Set(['h-none.ts', 'm-big-other.txt']);
@@ -60,12 +62,7 @@ function inThreadAssist(scanShare: number, resultTypes: ResultType[], maxResults
     const answer = assistScan(root, workerParser, { query: 'Widget', paths, resultTypes, maxResults, sizeFirst, slots }).then(
       (files) => new Map(files.map((file) => [file.index, file.facts] as const)),
     );
-    return {
-      claim: (index) => claimSlot(slots, index, CLAIMED_BY_SCAN),
-      taken: (index) => Atomics.load(slots, index) === CLAIMED_BY_WORKER,
-      result: (index): Promise<FileFacts | undefined> => answer.then((byIndex) => byIndex.get(index)),
-      stop: () => void Atomics.store(slots, paths.length, 1),
-    };
+    return scanAssistOver(slots, paths.length, answer);
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ResultType } from './code-search-schema.js';
 import type { FileFacts } from './scan-file.js';
 
 /** One file of a scan, read and scanned by the index worker. */
@@ -21,6 +22,8 @@ export interface ScanAssist {
    * when `signal` aborts, or after {@link ASSIST_WAIT_LIMIT_MS}: the scan then reads the file itself.
    */
   result(index: number, signal?: AbortSignal): Promise<FileFacts | undefined>;
+  /** Tells the worker which kinds are past max_results (it then parses only where a definition can still change the answer). */
+  overflowed(types: ReadonlySet<ResultType>): void;
   /** Tells the worker that the scan needs nothing more from it. */
   stop(): void;
 }
@@ -52,12 +55,31 @@ export const CLAIMED_BY_SCAN = 1;
 export const CLAIMED_BY_WORKER = 2;
 
 /**
- * The claim slots of `count` files plus one stop flag (after the last slot), in memory both threads see, or undefined
- * where SharedArrayBuffer is missing.
+ * The claim slots of `count` files, then a stop flag and the kinds past max_results (bits), in memory both threads see;
+ * undefined where SharedArrayBuffer is missing.
  */
 export function createClaimSlots(count: number): Int32Array | undefined {
   if (typeof SharedArrayBuffer !== 'function') return undefined;
-  return new Int32Array(new SharedArrayBuffer((count + 1) * Int32Array.BYTES_PER_ELEMENT));
+  return new Int32Array(new SharedArrayBuffer((count + 2) * Int32Array.BYTES_PER_ELEMENT));
+}
+
+const KIND_BITS: Readonly<Record<ResultType, number>> = { definition: 1, usage: 2, text: 4, path: 8 };
+
+/** A ScanAssist over the claim slots of `count` files, with the worker's answers by file index. */
+export function scanAssistOver(slots: Int32Array, count: number, answer: Promise<ReadonlyMap<number, FileFacts>>): ScanAssist {
+  return {
+    claim: (index) => claimSlot(slots, index, CLAIMED_BY_SCAN),
+    taken: (index) => Atomics.load(slots, index) === CLAIMED_BY_WORKER,
+    result: (index, signal) => awaitAssist(answer.then((byIndex) => byIndex.get(index)), signal),
+    overflowed: (types) => void Atomics.store(slots, count + 1, [...types].reduce((bits, type) => bits | KIND_BITS[type], 0)),
+    stop: () => void Atomics.store(slots, count, 1),
+  };
+}
+
+/** The kinds the scan said are past max_results. */
+export function readOverflowed(slots: Int32Array, count: number): Set<ResultType> {
+  const bits = Atomics.load(slots, count + 1);
+  return new Set((Object.keys(KIND_BITS) as ResultType[]).filter((type) => (bits & KIND_BITS[type]) !== 0));
 }
 
 /** Claims `index` for `owner` unless the other side did; true when `owner` holds it. */

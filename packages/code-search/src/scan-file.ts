@@ -202,13 +202,21 @@ export async function scanFile(path: string, bytes: Uint8Array, context: FileSca
 export async function readFileFacts(
   path: string,
   bytes: Uint8Array,
-  request: { matcher: LiteralMatcher; resultTypes: ReadonlySet<ResultType>; maxResults: number; classify: ClassifyFile },
+  request: {
+    matcher: LiteralMatcher;
+    resultTypes: ReadonlySet<ResultType>;
+    maxResults: number;
+    classify: ClassifyFile;
+    /** Kinds the search had past max_results when the file was read: they only grow, so the search still has them when it decides. */
+    overflowed?: ReadonlySet<ResultType>;
+  },
 ): Promise<FileFacts> {
   const { facts, text } = readFacts(path, bytes, request.matcher, request.resultTypes);
   if (text === undefined || facts.starts.length === 0) return facts;
   const grammar = languageOfPath(path)?.grammar;
-  // Without usages or text wanted, the search never needs more than the definitions' parses.
-  const definitionsOnly = !request.resultTypes.has('usage') && !request.resultTypes.has('text');
+  // Without usages or text wanted or still open, the search never needs more than the definitions' parses.
+  const open = (type: ResultType) => request.resultTypes.has(type) && !request.overflowed?.has(type);
+  const definitionsOnly = !open('usage') && !open('text');
   if ((definitionsOnly ? facts.needsParse.definitionsOnly : facts.needsParse.all) && grammar && !facts.oversize) {
     const classified = await request.classify(path, grammar, text, facts.starts);
     facts.parsed = classified.kinds ? { kinds: classified.kinds } : { failed: true };
@@ -216,26 +224,30 @@ export async function readFileFacts(
   const locate = locator(text, facts.starts, request.matcher.query.length);
   const kinds = facts.parsed?.kinds;
   const { resultTypes, maxResults } = request;
-  // Unparsed (or parsed but not needed by the search), every occurrence shows as text: only when text is wanted.
-  const asText = resultTypes.has('text') ? maxResults : 0;
+  // Unparsed (or parsed but not needed by the search), every occurrence shows as text: only when text is wanted and open.
+  const asText = open('text') ? maxResults : 0;
   const perKind: Record<OccurrenceKind, number> = { definition: 0, usage: 0, text: 0 };
   facts.located = [];
   for (let at = 0; at < facts.starts.length; at++) {
     const kind = kinds?.[at];
-    const shownAsKind = kind !== undefined && resultTypes.has(kind) && perKind[kind]++ < maxResults;
+    const shownAsKind = kind !== undefined && open(kind) && perKind[kind]++ < maxResults;
     if (at < asText || shownAsKind) facts.located.push([at, locate(at)]);
   }
   return facts;
 }
 
-/** What a file adds to the search, from facts read ahead on another thread. */
+/** What a file adds to the search, from facts read ahead on another thread; rejects when they fall short (read it then). */
 export function decideFromFacts(path: string, facts: FileFacts, context: FileScanContext): Promise<FileScan> {
   const located = new Map(facts.located);
   return decideFile(
     path,
     facts,
     context,
-    async () => ({ kinds: facts.parsed?.kinds, classifiedBy: facts.parsed?.kinds ? 'parse' : undefined }),
+    async () => {
+      // Parsed ahead whenever the search could need it; should that ever not hold, the caller reads the file itself.
+      if (!facts.parsed) throw new Error(`${path} was not parsed ahead`);
+      return { kinds: facts.parsed.kinds, classifiedBy: facts.parsed.kinds ? 'parse' : undefined };
+    },
     (at) => {
       const found = located.get(at);
       if (!found) throw new Error(`occurrence ${at} of ${path} was not located ahead`);

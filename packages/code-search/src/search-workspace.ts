@@ -191,6 +191,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
 
   /** Adds what one file holds, in path order: a kind already holding max_results hits only counts. */
   const apply = (path: string, scan: FileScan, assisted: boolean) => {
+    const overflowing = overflow.size;
     if (scan.scanned) stats.scanned++;
     if (scan.binary && environment.binaries) remembering.push(rememberBinary(workspace, environment.binaries, path, scan.length ?? 0));
     if (scan.large) unavailable.large++;
@@ -204,6 +205,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       if (counts[hit.result_type] >= maxResults) overflow.add(hit.result_type);
       else add({ ...hit, path });
     }
+    if (overflow.size > overflowing) assist?.overflowed(overflow);
   };
   const room = () => {
     const left = (type: ContentType) => Math.max(0, maxResults - counts[type]);

@@ -1,7 +1,7 @@
 import type { IndexedFile, IndexStats } from './index-store.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 import type { ResultType } from './code-search-schema.js';
-import { awaitAssist, CLAIMED_BY_SCAN, CLAIMED_BY_WORKER, claimSlot, createClaimSlots, type ScanAssist } from './scan-assist.js';
+import { createClaimSlots, scanAssistOver, type ScanAssist } from './scan-assist.js';
 import type { FileFacts } from './scan-file.js';
 
 /** What an index lookup names: candidate files, and the files whose path holds the query when asked. */
@@ -218,12 +218,7 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {})
         if (response?.type === 'assisted') for (const file of response.files) byIndex.set(file.index, file.facts);
         return byIndex;
       });
-      return {
-        claim: (index) => claimSlot(slots, index, CLAIMED_BY_SCAN),
-        taken: (index) => Atomics.load(slots, index) === CLAIMED_BY_WORKER,
-        result: (index, signal) => awaitAssist(answer.then((byIndex) => byIndex.get(index)), signal),
-        stop: () => void Atomics.store(slots, paths.length, 1),
-      };
+      return scanAssistOver(slots, paths.length, answer);
     },
     async lookup({ query, caseSensitive, start, extensions, only, paths }) {
       if (!isReady) return undefined;
