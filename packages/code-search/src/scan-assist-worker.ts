@@ -46,7 +46,8 @@ export async function assistScan(root: string, parser: SyntaxParser, request: As
   const grammars = new Set(paths.map((path) => languageOfPath(path)?.grammar).filter((grammar) => grammar !== undefined));
   for (const grammar of grammars) {
     if (Atomics.load(slots, paths.length) !== 0) return assisted;
-    (await parser.parse(grammar, ''))?.delete();
+    // A grammar that fails here fails on the file too: the file then gets no answer and the scan reads it itself.
+    await parser.parse(grammar, '').then((tree) => tree?.delete(), () => undefined);
   }
   for (let index = paths.length - 1; index >= 0; index--) {
     if (Atomics.load(slots, paths.length) !== 0 || !claimSlot(slots, index, CLAIMED_BY_WORKER)) break;

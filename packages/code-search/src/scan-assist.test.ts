@@ -59,8 +59,10 @@ function inThreadAssist(scanShare: number, resultTypes: ResultType[], maxResults
   return (paths: readonly string[], sizeFirst: boolean): ScanAssist => {
     const slots = createClaimSlots(paths.length)!;
     for (let index = 0; index < Math.min(scanShare, paths.length); index++) claimSlot(slots, index, CLAIMED_BY_SCAN);
+    // As over the worker's messages: a failed assist answers nothing, and the scan reads every file itself.
     const answer = assistScan(root, workerParser, { query: 'Widget', paths, resultTypes, maxResults, sizeFirst, slots }).then(
       (files) => new Map(files.map((file) => [file.index, file.facts] as const)),
+      () => new Map<number, FileFacts>(),
     );
     return scanAssistOver(slots, paths.length, answer);
   };
