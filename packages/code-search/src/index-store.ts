@@ -7,7 +7,7 @@ import type { Workspace, WorkspaceDirEntry, WorkspaceStat } from '@toolhost/core
 import type { SyntaxParser } from './grammar-loader.js';
 import { extractIdentifiers, foldCase, foldedWordTokens } from './identifier-extractor.js';
 import { extensionOf, languageOfPath } from './language-table.js';
-import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES, RACY_MARGIN_MS } from './file-limits.js';
+import { isBinary, MAX_PARSE_BYTES, RACY_MARGIN_MS } from './file-limits.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { buildTrigramFilter, mayContainTrigrams, trigramKeys } from './trigram-filter.js';
 import { pathHolds } from './literal-matcher.js';
@@ -261,7 +261,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     } catch {
       return;
     }
-    const binary = bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
+    const binary = isBinary(bytes);
     if (binary) {
       // Over 2 MB it stays 'large' without words: a definition or usage search never mentions it, a text search skips it.
       entry.kind = large || bytes.length > MAX_PARSE_BYTES ? 'large' : 'binary';

@@ -1,6 +1,6 @@
 import { occurrencesNeedParse, type OccurrenceKind } from './classify-occurrences.js';
 import type { ResultType } from './code-search-schema.js';
-import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES } from './file-limits.js';
+import { isBinary, MAX_PARSE_BYTES } from './file-limits.js';
 import { languageOfPath, type GrammarId } from './language-table.js';
 import { createLineIndex, type LineIndex } from './line-index.js';
 import type { LiteralMatcher } from './literal-matcher.js';
@@ -77,11 +77,6 @@ export interface FileScanContext {
 }
 
 const decoder = new TextDecoder();
-
-/** True when a NUL byte sits in the file's first bytes. */
-export function isBinary(bytes: Uint8Array): boolean {
-  return bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
-}
 
 /** Reads the facts of one file's bytes; `text` is the decoded content when there are occurrences. */
 function readFacts(path: string, bytes: Uint8Array, matcher: LiteralMatcher, resultTypes: ReadonlySet<ResultType>): { facts: FileFacts; text?: string } {
