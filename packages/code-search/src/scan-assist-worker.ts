@@ -7,7 +7,7 @@ import type { SyntaxParser } from './grammar-loader.js';
 import { languageOfPath } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { CLAIMED_BY_WORKER, claimSlot, readOverflowed, type AssistedFile } from './scan-assist.js';
-import { readFileFacts, type ClassifyFile, type FileFacts } from './scan-file.js';
+import { readFileFacts, unreadFacts, type ClassifyFile } from './scan-file.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 
 /** What a scan asks the index worker to share. */
@@ -52,7 +52,7 @@ export async function assistScan(root: string, parser: SyntaxParser, request: As
   for (let index = paths.length - 1; index >= 0; index--) {
     if (Atomics.load(slots, paths.length) !== 0 || !claimSlot(slots, index, CLAIMED_BY_WORKER)) break;
     const absolute = join(root, paths[index]);
-    let facts: FileFacts = { scanned: false, starts: [], needsParse: { all: false, definitionsOnly: false }, oversize: false };
+    let facts = unreadFacts();
     try {
       const stat = lstatSync(absolute);
       if (!stat.isFile()) {

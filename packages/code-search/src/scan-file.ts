@@ -78,9 +78,14 @@ export interface FileScanContext {
 
 const decoder = new TextDecoder();
 
+/** The facts of a file not read (or gone): it adds nothing. */
+export function unreadFacts(): FileFacts {
+  return { scanned: false, starts: [], needsParse: { all: false, definitionsOnly: false }, oversize: false };
+}
+
 /** Reads the facts of one file's bytes; `text` is the decoded content when there are occurrences. */
 function readFacts(path: string, bytes: Uint8Array, matcher: LiteralMatcher, resultTypes: ReadonlySet<ResultType>): { facts: FileFacts; text?: string } {
-  const facts: FileFacts = { scanned: false, starts: [], needsParse: { all: false, definitionsOnly: false }, oversize: bytes.length > MAX_PARSE_BYTES };
+  const facts: FileFacts = { ...unreadFacts(), oversize: bytes.length > MAX_PARSE_BYTES };
   if (facts.oversize && !resultTypes.has('text')) {
     // Text-only file and text not requested: it can only be a hint.
     facts.largeOnly = matcher.mayContain(bytes);
@@ -123,7 +128,7 @@ async function decideFile(
   path: string,
   facts: FileFacts,
   context: FileScanContext,
-  classify: () => Promise<{ kinds?: OccurrenceKind[]; classifiedBy?: FileScan['classifiedBy'] }>,
+  classify: (grammar: GrammarId) => Promise<{ kinds?: OccurrenceKind[]; classifiedBy?: FileScan['classifiedBy'] }>,
   locate: (at: number) => Located,
 ): Promise<FileScan> {
   const { resultTypes, room } = context;
@@ -150,7 +155,7 @@ async function decideFile(
   if (needsParse && language?.grammar) {
     if (facts.oversize) scan.large = true;
     else {
-      const classified = await classify();
+      const classified = await classify(language.grammar);
       kinds = classified.kinds;
       scan.classifiedBy = classified.classifiedBy;
       if (!kinds) scan.failedGrammar = language.name;
@@ -179,12 +184,12 @@ async function decideFile(
 /** Finds and classifies the query's occurrences in one file's bytes on this thread, parsing only when the search needs it. */
 export async function scanFile(path: string, bytes: Uint8Array, context: FileScanContext & { classify: ClassifyFile }): Promise<FileScan> {
   const { facts, text } = readFacts(path, bytes, context.matcher, context.resultTypes);
-  const grammar = languageOfPath(path)?.grammar;
   return decideFile(
     path,
     facts,
     context,
-    () => context.classify(path, grammar!, text!, facts.starts),
+    // Asked only when occurrences were found, so the text was decoded.
+    (grammar) => context.classify(path, grammar, text!, facts.starts),
     text === undefined ? () => ({ line: 0, column: 0, snippet: '' }) : locator(text, facts.starts, context.matcher.query.length),
   );
 }
