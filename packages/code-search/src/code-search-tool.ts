@@ -1,4 +1,4 @@
-import { ErrorCode, errorResult, okResult, resolveWorkspacePath, type ToolImplementation, type ToolResult, type Workspace } from '@toolhost/core';
+import { ErrorCode, errorResult, okResult, resolveWorkspacePath, type ToolContext, type ToolImplementation, type ToolResult, type Workspace } from '@toolhost/core';
 import { codeSearchSchema, RESULT_TYPES, type CodeSearchArgs, type ResultType } from './code-search-schema.js';
 import { formatResults } from './format-results.js';
 import { createSyntaxParser, nodeGrammarSource, warmSyntaxRuntime, type GrammarSource } from './grammar-loader.js';
@@ -82,11 +82,25 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
   const indexOptions = options.index === false ? undefined : options.index === true || options.index === undefined ? {} : options.index;
   let index: { root: string; symbols: SymbolIndex & ScanSupport } | undefined;
   let closed = false;
+  /** Searches running now, and what waits for none to run. */
+  let searching = 0;
+  let noneSearching: (() => void) | undefined;
+  /**
+   * Resolves on the next turn of the event loop, or when the searches then running end: a worker that starts while a search
+   * runs (a search asked as the tool starts) takes the cores that search needs, and starting it costs more than it helps.
+   */
+  const searchesDone = () =>
+    new Promise<void>((resolve) =>
+      setImmediate(() => {
+        if (searching === 0) resolve();
+        else noneSearching = resolve;
+      }),
+    );
   const prepare = (workspace: Workspace) => {
     // Only a folder of this machine is indexed: a remote workspace (a container, an SSH host) searches where its files
     // are, and its root names no local folder.
     if (index || closed || !indexOptions || !workspace.onDisk || workspace.findFilesContaining) return;
-    index = { root: workspace.root, symbols: startSymbolIndex(workspace.root, indexOptions) };
+    index = { root: workspace.root, symbols: startSymbolIndex(workspace.root, indexOptions, searchesDone()) };
     // The first search that parses here should not also wait for the parser runtime to start.
     warmSyntaxRuntime();
   };
@@ -98,112 +112,15 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
     },
     schema: codeSearchSchema,
     async execute(rawArgs, context) {
-      const args = rawArgs as CodeSearchArgs;
-      const workspace = context.workspace;
-      let start = '';
-      if (args.path !== undefined) {
-        const checked = await resolveWorkspacePath(workspace, args.path);
-        if (!checked.ok) return errorResult(ErrorCode.OutsideWorkspace, `${checked.message}. Pass a path inside ${workspace.root}.`);
-        start = checked.relative;
-        const stat = await workspace.stat(start);
-        if (!stat || (stat.kind !== 'file' && stat.kind !== 'directory')) {
-          return errorResult(ErrorCode.InvalidArguments, `path ${JSON.stringify(args.path)} does not exist in the workspace; omit path or pass an existing file or folder.`);
-        }
-        const real = await workspace.realpath(start);
-        if (real?.inside) start = real.path;
-      }
-      let extensions: ReadonlySet<string> | undefined;
-      if (args.file_types !== undefined && args.file_types.length > 0) {
-        const selection = resolveFileTypes(args.file_types);
-        if (!selection.ok) return errorResult(ErrorCode.InvalidArguments, selection.message);
-        extensions = selection.extensions;
-      }
-      const resultTypes = new Set<ResultType>(args.result_types ?? RESULT_TYPES);
-      const matcher = createLiteralMatcher(args.query);
-
-      const cacheKey = JSON.stringify([args.query, start, [...(extensions ?? [])].sort(), [...resultTypes].sort(), args.max_results]);
-      // Path-only searches just walk, which is cheaper than validating a cached result; a snapshot is taken from the second
-      // identical call on, so one-off searches never pay for it.
-      const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
-      const useResultCache = results !== undefined && workspace.onDisk && wantContent && results.markSeen(cacheKey);
-      if (useResultCache) {
-        const cached = await results.lookup(cacheKey, workspace, start, context.signal);
-        if (cached) return respond(args.query, cached);
-      }
-      prepare(workspace);
-      const symbols = index && index.root === workspace.root ? index.symbols : undefined;
-      const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
-      const identifierQuery = matcher.identifierLike && !args.query.includes('$');
-      const syntaxQuery = wantSyntax && identifierQuery;
-      const wantPaths = resultTypes.has('path');
-      let known: Map<string, IndexedFile> | undefined;
-      let indexed: IndexLookup | undefined;
-      if (symbols && wantContent) {
-        const request = { query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, paths: wantPaths };
-        if (syntaxQuery && !resultTypes.has('text')) {
-          // Definitions and usages only: the index (checked against the disk) names every file that can hold one.
-          // Searching one kind alone, parsed files holding only the other kind cannot add a result and are not read.
-          const only = resultTypes.has('usage') ? (resultTypes.has('definition') ? undefined : 'usage') : 'definition';
-          indexed = await symbols.lookup({ ...request, only });
-        } else {
-          // Text wanted: the trigram filters name the files that may hold it, and the index classifies the occurrences of
-          // those it holds unchanged (an occurrence that is no identifier is text); the rest are parsed.
-          indexed = await symbols.textLookup({ ...request, identifiers: identifierQuery });
-        }
-        if (indexed) known = new Map(indexed.files.filter((file) => file.occurrences).map((file) => [file.path, file]));
-      }
-      // A scan while the index builds: the build waits for it (the two would share the cores), and the worker takes a share of
-      // the files to parse.
-      const resumeBuild = symbols && !indexed && wantContent ? symbols.pauseBuild() : undefined;
+      searching++;
       try {
-        return await scan();
+        return await search(rawArgs as CodeSearchArgs, context);
       } finally {
-        resumeBuild?.();
-      }
-
-      async function scan(): Promise<ToolResult> {
-        const startedAtMs = Date.now();
-        const snapshot = useResultCache ? snapshotWorkspace(workspace, start, context.signal).catch(() => undefined) : undefined;
-        const prefiltered = indexed
-          ? Promise.resolve(new Set(indexed.files.map((file) => file.path)))
-          : wantContent && prefilter
-            ? prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, signal: context.signal })
-            : Promise.resolve(undefined);
-        // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules); with
-        // them, the index names the matching paths, else the folder is walked.
-        const pathsFromIndex = indexed?.paths;
-        const walking = wantPaths && !pathsFromIndex ? walkWorkspace(workspace, start, context.signal) : undefined;
-        const candidates = await prefiltered;
-        if (symbols && identifierQuery && candidates && !known) {
-          // ripgrep named the files; the index classifies those it holds unchanged, the rest are parsed.
-          const parseable = [...candidates].filter((path) => languageOfPath(path)?.grammar !== undefined);
-          known = await symbols.occurrences({ query: args.query, caseSensitive: matcher.caseSensitive, paths: parseable });
+        searching--;
+        if (searching === 0 && noneSearching) {
+          noneSearching();
+          noneSearching = undefined;
         }
-        const listed = walking
-          ? await walking
-          : candidates
-            ? [...new Set([...candidates, ...(pathsFromIndex ?? [])])].sort(comparePaths)
-            : await walkWorkspace(workspace, start, context.signal);
-        const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
-        const outcome = await searchFiles(
-          { matcher, files, resultTypes, maxResults: args.max_results, candidates, candidatesExact: !indexed, known },
-          {
-            workspace,
-            parser,
-            cache,
-            signal: context.signal,
-            binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined,
-            inFlight,
-            // Only while the index builds, and only with the grammars the worker loads (its own source: the installed packages).
-            assist:
-              symbols && !indexed && !options.grammarSource
-                ? (paths, sizeFirst) => symbols.assist({ query: args.query, paths, resultTypes, maxResults: args.max_results, sizeFirst })
-                : undefined,
-          },
-        );
-        const taken = snapshot ? await snapshot : undefined;
-        if (taken && results && !context.signal.aborted) results.store(cacheKey, taken, outcome, startedAtMs);
-        return respond(args.query, outcome);
       }
     },
     async close() {
@@ -216,4 +133,113 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       parser.dispose();
     },
   };
+
+  async function search(args: CodeSearchArgs, context: ToolContext): Promise<ToolResult> {
+    const workspace = context.workspace;
+    let start = '';
+    if (args.path !== undefined) {
+      const checked = await resolveWorkspacePath(workspace, args.path);
+      if (!checked.ok) return errorResult(ErrorCode.OutsideWorkspace, `${checked.message}. Pass a path inside ${workspace.root}.`);
+      start = checked.relative;
+      const stat = await workspace.stat(start);
+      if (!stat || (stat.kind !== 'file' && stat.kind !== 'directory')) {
+        return errorResult(ErrorCode.InvalidArguments, `path ${JSON.stringify(args.path)} does not exist in the workspace; omit path or pass an existing file or folder.`);
+      }
+      const real = await workspace.realpath(start);
+      if (real?.inside) start = real.path;
+    }
+    let extensions: ReadonlySet<string> | undefined;
+    if (args.file_types !== undefined && args.file_types.length > 0) {
+      const selection = resolveFileTypes(args.file_types);
+      if (!selection.ok) return errorResult(ErrorCode.InvalidArguments, selection.message);
+      extensions = selection.extensions;
+    }
+    const resultTypes = new Set<ResultType>(args.result_types ?? RESULT_TYPES);
+    const matcher = createLiteralMatcher(args.query);
+
+    const cacheKey = JSON.stringify([args.query, start, [...(extensions ?? [])].sort(), [...resultTypes].sort(), args.max_results]);
+    // Path-only searches just walk, which is cheaper than validating a cached result; a snapshot is taken from the second
+    // identical call on, so one-off searches never pay for it.
+    const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
+    const useResultCache = results !== undefined && workspace.onDisk && wantContent && results.markSeen(cacheKey);
+    if (useResultCache) {
+      const cached = await results.lookup(cacheKey, workspace, start, context.signal);
+      if (cached) return respond(args.query, cached);
+    }
+    prepare(workspace);
+    const symbols = index && index.root === workspace.root ? index.symbols : undefined;
+    const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
+    const identifierQuery = matcher.identifierLike && !args.query.includes('$');
+    const syntaxQuery = wantSyntax && identifierQuery;
+    const wantPaths = resultTypes.has('path');
+    let known: Map<string, IndexedFile> | undefined;
+    let indexed: IndexLookup | undefined;
+    if (symbols && wantContent) {
+      const request = { query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, paths: wantPaths };
+      if (syntaxQuery && !resultTypes.has('text')) {
+        // Definitions and usages only: the index (checked against the disk) names every file that can hold one.
+        // Searching one kind alone, parsed files holding only the other kind cannot add a result and are not read.
+        const only = resultTypes.has('usage') ? (resultTypes.has('definition') ? undefined : 'usage') : 'definition';
+        indexed = await symbols.lookup({ ...request, only });
+      } else {
+        // Text wanted: the trigram filters name the files that may hold it, and the index classifies the occurrences of
+        // those it holds unchanged (an occurrence that is no identifier is text); the rest are parsed.
+        indexed = await symbols.textLookup({ ...request, identifiers: identifierQuery });
+      }
+      if (indexed) known = new Map(indexed.files.filter((file) => file.occurrences).map((file) => [file.path, file]));
+    }
+    // A scan while the index builds: the build waits for it (the two would share the cores), and the worker takes a share of
+    // the files to parse.
+    const resumeBuild = symbols && !indexed && wantContent ? symbols.pauseBuild() : undefined;
+    try {
+      return await scan();
+    } finally {
+      resumeBuild?.();
+    }
+
+    async function scan(): Promise<ToolResult> {
+      const startedAtMs = Date.now();
+      const snapshot = useResultCache ? snapshotWorkspace(workspace, start, context.signal).catch(() => undefined) : undefined;
+      const prefiltered = indexed
+        ? Promise.resolve(new Set(indexed.files.map((file) => file.path)))
+        : wantContent && prefilter
+          ? prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, signal: context.signal })
+          : Promise.resolve(undefined);
+      // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules); with
+      // them, the index names the matching paths, else the folder is walked.
+      const pathsFromIndex = indexed?.paths;
+      const walking = wantPaths && !pathsFromIndex ? walkWorkspace(workspace, start, context.signal) : undefined;
+      const candidates = await prefiltered;
+      if (symbols && identifierQuery && candidates && !known) {
+        // ripgrep named the files; the index classifies those it holds unchanged, the rest are parsed.
+        const parseable = [...candidates].filter((path) => languageOfPath(path)?.grammar !== undefined);
+        known = await symbols.occurrences({ query: args.query, caseSensitive: matcher.caseSensitive, paths: parseable });
+      }
+      const listed = walking
+        ? await walking
+        : candidates
+          ? [...new Set([...candidates, ...(pathsFromIndex ?? [])])].sort(comparePaths)
+          : await walkWorkspace(workspace, start, context.signal);
+      const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
+      const outcome = await searchFiles(
+        { matcher, files, resultTypes, maxResults: args.max_results, candidates, candidatesExact: !indexed, known },
+        {
+          workspace,
+          parser,
+          cache,
+          signal: context.signal,
+          binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined,
+          inFlight,
+          // Only while the index builds, and only with the grammars the worker loads (its own source: the installed packages).
+          assist:
+            symbols && !indexed && !options.grammarSource
+              ? (paths, sizeFirst) => symbols.assist({ query: args.query, paths, resultTypes, maxResults: args.max_results, sizeFirst })
+              : undefined,
+        },
+      );
+      const taken = snapshot ? await snapshot : undefined;
+      if (taken && results && !context.signal.aborted) results.store(cacheKey, taken, outcome, startedAtMs);
+      return respond(args.query, outcome);
+    }
+  }
 }

@@ -202,4 +202,43 @@ describe('a scan shared with the index worker', () => {
     await alone.close();
     await ripgrepAlone.close();
   });
+
+  it('starts the index worker after a search asked as the tool starts, and by itself when none is', async () => {
+    const context = { workspace, tokenizer: approximateTokenizer, spool: createMemorySpool(), maxOutputTokens: 10_000, shell: 'unix_like' as const };
+    const tool = createCodeSearchTool({ index: { cacheDir: false, watch: false }, prefilter: 'scan' });
+    const runningDuringReads: boolean[] = [];
+    const watched = {
+      ...workspace,
+      readFile: async (path: string) => {
+        // A few turns of the event loop per read, so a worker that was going to start would have by now.
+        for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+        runningDuringReads.push((tool.symbolIndex as unknown as ScanSupport).running);
+        return workspace.readFile(path);
+      },
+    };
+    try {
+      tool.prepare(workspace);
+      const result = await tool.execute(tool.schema.parse({ query: 'Widget', result_types: ['definition'] }), { ...context, workspace: watched, signal: new AbortController().signal } as never);
+      expect(result.ok).toBe(true);
+      expect(runningDuringReads.length).toBeGreaterThan(3);
+      expect(runningDuringReads.every((running) => !running)).toBe(true);
+      // Once the search is over, the worker starts and builds.
+      expect(await tool.symbolIndex!.ready).toBe(true);
+    } finally {
+      await tool.close();
+    }
+    const idle = createCodeSearchTool({ index: { cacheDir: false, watch: false } });
+    try {
+      idle.prepare(workspace);
+      expect(await idle.symbolIndex!.ready).toBe(true);
+    } finally {
+      await idle.close();
+    }
+    // Closed before its worker started: it never starts.
+    const closedEarly = createCodeSearchTool({ index: { cacheDir: false, watch: false } });
+    closedEarly.prepare(workspace);
+    await closedEarly.close();
+    expect((closedEarly.symbolIndex as unknown as ScanSupport).running).toBe(false);
+    expect(await closedEarly.symbolIndex!.ready).toBe(false);
+  });
 });

@@ -115,12 +115,14 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
   return startSymbolIndex(root, options);
 }
 
-/** {@link createSymbolIndex} with what a scan asks of the worker. */
-export function startSymbolIndex(root: string, options: SymbolIndexOptions = {}): SymbolIndex & ScanSupport {
+/** {@link createSymbolIndex} with what a scan asks of the worker; the worker starts once `startAfter` settles. */
+export function startSymbolIndex(root: string, options: SymbolIndexOptions = {}, startAfter?: Promise<void>): SymbolIndex & ScanSupport {
   type Pending = { resolve: (response: WorkerResponse) => void };
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let closed = false;
+  /** close() was called: a worker not started yet never starts. */
+  let closing = false;
   let markReady: (value: boolean) => void = () => {};
   const ready = new Promise<boolean>((resolve) => (markReady = resolve));
   let isReady = false;
@@ -134,8 +136,8 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {})
   };
 
   const workerPromise = (async () => {
-    const [{ Worker }, cacheFile] = await Promise.all([import('node:worker_threads'), symbolIndexCacheFile(root, options.cacheDir)]);
-    if (closed) return undefined;
+    const [{ Worker }, cacheFile] = await Promise.all([import('node:worker_threads'), symbolIndexCacheFile(root, options.cacheDir), startAfter]);
+    if (closed || closing) return undefined;
     const worker = await startWorker(Worker, { root, cacheFile, watch: options.watch ?? true });
     // Referenced while it builds or answers; idle, it never keeps the process alive (close() still stops it).
     const idle = () => {
@@ -243,6 +245,7 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {})
     },
     async close() {
       if (closed) return exited;
+      closing = true;
       const worker = await workerPromise;
       if (worker) {
         const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
