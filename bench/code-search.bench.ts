@@ -183,9 +183,9 @@ async function benchCorpus(corpus: Corpus, root: string, rows: string[][], index
       first.set(query.label, await timeSearch(tool, workspace, query.args));
       await tool.close();
     }
-    // The first search of a new host as it runs by default: its index starts building in the background (a worker thread),
-    // so the search scans, the build waits for it, and the worker takes a share of the files. Asked at once, and 1.5 s in
-    // (about one model turn after the host starts).
+    // The first search of a new host as it runs by default. Asked at once, it scans before the index worker starts; 1.5 s in
+    // (about one model turn after the host starts) the index is building on a worker thread, so the search scans, the build
+    // waits for it, and the worker takes a share of the files.
     const hostFirst = new Map<string, { atOnce: number; later: number }>();
     for (const query of corpus.queries) {
       const times = { atOnce: 0, later: 0 };
@@ -353,8 +353,9 @@ export default async function (): Promise<void> {
       rows,
     );
     console.log(
-      'scan alone = a new tool with nothing cached and no index (the scan on this thread). host first = the first search of a new tool with its default index (nothing cached: the index starts building on a worker thread, the search scans while the build waits, and the worker scans a share of the files), asked at once or ' +
-        `${HOST_FIRST_DELAY_MS / 1000} s after the tool starts. first, warm cache = the first search of a new tool whose index loaded from the cache folder.` +
+      'scan alone = a new tool with nothing cached and no index (the scan on this thread). host first = the first search of a new tool with its default index (nothing cached), asked at once (the search scans, and the index worker starts once it ends) or ' +
+        `${HOST_FIRST_DELAY_MS / 1000} s after the tool starts (the index is building on a worker thread: the build waits while the search scans, and the worker scans a share of the files).` +
+        ` first, warm cache = the first search of a new tool whose index loaded from the cache folder.` +
         ` repeated = median of ${WARM_RUNS} on a tool whose index is built. rg cold = the first rg run, rg warm = median of ${WARM_RUNS}. ratio = code_search / rg.`,
     );
     console.log('');

@@ -24,10 +24,11 @@ export interface AssistRequest {
 }
 
 /**
- * Works through a scan's files from the back, claiming each before it is read, until it meets a file the scan claimed or the
- * scan says stop, and reads each file's facts (parsing, without a cache, whenever the scan could need it).
+ * Works through a scan's files in path order, claiming each file no one has claimed before it is read, until none is left or
+ * the scan says stop; reads each file's facts (parsing, without a cache, whenever the scan could need it) and hands them to
+ * `answer` one file at a time, so the scan can use them as soon as its turn comes.
  */
-export async function assistScan(root: string, parser: SyntaxParser, request: AssistRequest): Promise<AssistedFile[]> {
+export async function assistScan(root: string, parser: SyntaxParser, request: AssistRequest, answer: (file: AssistedFile) => void): Promise<void> {
   const { paths, slots, maxResults } = request;
   const matcher = createLiteralMatcher(request.query);
   const resultTypes = new Set(request.resultTypes);
@@ -41,16 +42,16 @@ export async function assistScan(root: string, parser: SyntaxParser, request: As
     }
   };
   const context = { matcher, resultTypes, maxResults, classify };
-  const assisted: AssistedFile[] = [];
   // The grammars load before the first claim: the scan may wait for a file the worker claimed, never for a grammar load.
   const grammars = new Set(paths.map((path) => languageOfPath(path)?.grammar).filter((grammar) => grammar !== undefined));
   for (const grammar of grammars) {
-    if (Atomics.load(slots, paths.length) !== 0) return assisted;
+    if (Atomics.load(slots, paths.length) !== 0) return;
     // A grammar that fails here fails on the file too: the file then gets no answer and the scan reads it itself.
     await parser.parse(grammar, '').then((tree) => tree?.delete(), () => undefined);
   }
-  for (let index = paths.length - 1; index >= 0; index--) {
-    if (Atomics.load(slots, paths.length) !== 0 || !claimSlot(slots, index, CLAIMED_BY_WORKER)) break;
+  for (let index = 0; index < paths.length; index++) {
+    if (Atomics.load(slots, paths.length) !== 0) break;
+    if (!claimSlot(slots, index, CLAIMED_BY_WORKER)) continue;
     const absolute = join(root, paths[index]);
     let facts = unreadFacts();
     try {
@@ -60,10 +61,10 @@ export async function assistScan(root: string, parser: SyntaxParser, request: As
       } else if (request.sizeFirst && stat.size > MAX_PARSE_BYTES) facts = { ...facts, largeOnly: true, oversize: true };
       else facts = await readFileFacts(paths[index], readFileSync(absolute), { ...context, overflowed: readOverflowed(slots, paths.length) });
     } catch {
-      // Gone, unreadable, or the parse failed: no answer for this file, so the scan reads it itself.
+      // Gone, unreadable, or the parse failed: the scan reads it itself, told at once.
+      answer({ index });
       continue;
     }
-    assisted.push({ index, facts });
+    answer({ index, facts });
   }
-  return assisted;
 }

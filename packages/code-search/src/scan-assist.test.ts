@@ -7,7 +7,7 @@ import type { ResultType } from './code-search-schema.js';
 import { createSyntaxParser, type SyntaxParser } from './grammar-loader.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache } from './parse-cache.js';
-import { CLAIMED_BY_SCAN, claimSlot, createClaimSlots, scanAssistOver, type ScanAssist } from './scan-assist.js';
+import { CLAIMED_BY_SCAN, CLAIMED_BY_WORKER, claimSlot, createAssistAnswers, createClaimSlots, scanAssistOver, type ScanAssist } from './scan-assist.js';
 import { assistScan } from './scan-assist-worker.js';
 import type { FileFacts } from './scan-file.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
@@ -54,22 +54,39 @@ function comparable(outcome: SearchOutcome) {
   return { results: outcome.results, truncated: outcome.truncated, hints: outcome.hints };
 }
 
-/** A ScanAssist run on this thread: the first `scanShare` files are the scan's from the start, the rest the worker's as it gets to them. */
-function inThreadAssist(scanShare: number, resultTypes: ResultType[], maxResults: number, workerParser: SyntaxParser = parser) {
+/**
+ * A ScanAssist run on this thread. `scanShare`: the files the scan holds from the start, the worker holding the others;
+ * without it, both claim files as they go, the worker's parses taking `delayTurns` turns of the event loop (the scan reads
+ * ahead while it waits).
+ */
+function inThreadAssist(
+  resultTypes: ResultType[],
+  maxResults: number,
+  { scanShare, delayTurns = 0, workerParser = parser }: { scanShare?: (index: number) => boolean; delayTurns?: number; workerParser?: SyntaxParser } = {},
+) {
+  const slow: SyntaxParser = {
+    failures: workerParser.failures,
+    parse: async (grammar, text) => {
+      for (let turn = 0; turn < delayTurns; turn++) await new Promise((resolve) => setImmediate(resolve));
+      return workerParser.parse(grammar, text);
+    },
+    dispose: () => undefined,
+  };
   return (paths: readonly string[], sizeFirst: boolean): ScanAssist => {
     const slots = createClaimSlots(paths.length)!;
-    for (let index = 0; index < Math.min(scanShare, paths.length); index++) claimSlot(slots, index, CLAIMED_BY_SCAN);
-    // As over the worker's messages: a failed assist answers nothing, and the scan reads every file itself.
-    const answer = assistScan(root, workerParser, { query: 'Widget', paths, resultTypes, maxResults, sizeFirst, slots }).then(
-      (files) => new Map(files.map((file) => [file.index, file.facts] as const)),
-      () => new Map<number, FileFacts>(),
-    );
-    return scanAssistOver(slots, paths.length, answer);
+    if (scanShare) for (let index = 0; index < paths.length; index++) claimSlot(slots, index, scanShare(index) ? CLAIMED_BY_SCAN : CLAIMED_BY_WORKER);
+    const answers = createAssistAnswers();
+    // As over the worker's messages: a failed assist answers nothing more, and the scan reads those files itself.
+    void assistScan(root, slow, { query: 'Widget', paths, resultTypes, maxResults, sizeFirst, slots }, answers.deliver).then(answers.finish, answers.finish);
+    return scanAssistOver(slots, paths.length, answers);
   };
 }
 
+/** Which files the scan holds from the start, as bits of `mask` (the worker takes the rest). */
+const byMask = (mask: number) => (index: number) => (mask & (1 << index)) !== 0;
+
 describe('a scan shared with the index worker', () => {
-  it('answers exactly as the scan alone, wherever the two meet, for every kind, max_results and prefilter', async () => {
+  it('answers exactly as the scan alone, whichever files each thread reads, for every kind, max_results and prefilter', async () => {
     let compared = 0;
     for (const types of TYPE_SETS) {
       // 2: the definitions are full (not yet past max_results) when the Ruby file comes, which then only counts.
@@ -87,23 +104,32 @@ describe('a scan shared with the index worker', () => {
             candidatesExact: exact,
           };
           const alone = await searchFiles(request, { workspace, parser, cache: createParseCache() });
-          for (let scanShare = 0; scanShare <= PATHS.length; scanShare += step) {
-            const shared = await searchFiles(request, {
-              workspace,
-              parser,
-              cache: createParseCache(),
-              assist: inThreadAssist(scanShare, types, maxResults),
-            });
-            expect(comparable(shared), `${types.join('+')} max ${maxResults} prefiltered ${prefiltered} exact ${exact} scan share ${scanShare}`).toEqual(
-              comparable(alone),
-            );
+          const files = request.candidates ? PATHS.filter((path) => request.candidates!.has(path)).length : PATHS.length;
+          const shares: Array<[string, Parameters<typeof inThreadAssist>[2]]> = [
+            // Fixed shares: a front part for the scan, the rest the worker's, at every meeting point (every third for max 50).
+            ...Array.from({ length: Math.floor(files / step) + 1 }, (_, part): [string, Parameters<typeof inThreadAssist>[2]] => [
+              `scan holds the first ${part * step}`,
+              { scanShare: (index) => index < part * step },
+            ]),
+            // Shares that interleave: every other file, every third, and fixed patterns of bits.
+            ['alternating', { scanShare: byMask(0x5555) }],
+            ['worker alternating', { scanShare: byMask(0x2aaa) }],
+            ['every third', { scanShare: byMask(0x1249) }],
+            ['pattern a', { scanShare: byMask(0x1a6b) }],
+            ['pattern b', { scanShare: byMask(0x2594) }],
+            // Claimed as the two go: a worker as fast as the scan, and one whose parses take a few turns (the scan reads ahead).
+            ['as they go', {}],
+            ['slow worker', { delayTurns: 4 }],
+          ];
+          for (const [label, share] of shares) {
+            const shared = await searchFiles(request, { workspace, parser, cache: createParseCache(), assist: inThreadAssist(types, maxResults, share) });
+            expect(comparable(shared), `${types.join('+')} max ${maxResults} prefiltered ${prefiltered} exact ${exact} ${label}`).toEqual(comparable(alone));
             compared++;
           }
         }
       }
     }
-    const shares = (step: number) => Math.floor(PATHS.length / step) + 1;
-    expect(compared).toBe(TYPE_SETS.length * PREFILTERS.length * (2 * shares(1) + shares(3)));
+    expect(compared).toBeGreaterThan(TYPE_SETS.length * PREFILTERS.length * 3 * 7);
     // The cases hold what they claim to: a definition, a usage, text, both hints and a truncated answer.
     const all = await searchFiles(
       { matcher: createLiteralMatcher('Widget'), files: PATHS, resultTypes: new Set(['definition', 'usage', 'text'] as const), maxResults: 50 },
@@ -124,12 +150,12 @@ describe('a scan shared with the index worker', () => {
     const types: ResultType[] = ['definition', 'usage', 'text'];
     const request = { matcher: createLiteralMatcher('Widget'), files: PATHS, resultTypes: new Set(types), maxResults: 50 };
     const alone = await searchFiles(request, { workspace, parser, cache: createParseCache() });
-    const shared = await searchFiles(request, { workspace, parser, cache: createParseCache(), assist: inThreadAssist(0, types, 50, failing) });
+    const shared = await searchFiles(request, { workspace, parser, cache: createParseCache(), assist: inThreadAssist(types, 50, { workerParser: failing, scanShare: () => false }) });
     expect(comparable(shared)).toEqual(comparable(alone));
     expect(alone.results.some((hit) => hit.path === 'i-lib.rs' && hit.result_type === 'definition')).toBe(true);
   });
 
-  it('takes files from the back in the worker thread while the index builds, and the answer is the scan alone', async () => {
+  it('takes files in the worker thread while the index builds, and the answer is the scan alone', async () => {
     const symbols = startSymbolIndex(root, { cacheDir: false, watch: false });
     // Held from the worker's first file on: the index stays unbuilt while the search runs.
     const resume = symbols.pauseBuild();
@@ -138,12 +164,12 @@ describe('a scan shared with the index worker', () => {
       const request = { matcher: createLiteralMatcher('Widget'), files: PATHS, resultTypes: new Set(types), maxResults: 50 };
       const alone = await searchFiles(request, { workspace, parser, cache: createParseCache() });
       let assist: ScanAssist | undefined;
-      // The scan's first read waits until the worker has taken the last file, so the worker's share is never empty.
+      // The scan's first read waits until the worker has taken the next file, so the worker's share is never empty.
       const waiting = {
         ...workspace,
         readFile: async (path: string) => {
           const deadline = Date.now() + 10_000;
-          while (path === PATHS[0] && assist && !assist.taken(PATHS.length - 1) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+          while (path === PATHS[0] && assist && !assist.taken(1) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
           return workspace.readFile(path);
         },
       };
@@ -154,7 +180,7 @@ describe('a scan shared with the index worker', () => {
         assist: (paths, sizeFirst) => (assist = symbols.assist({ query: 'Widget', paths, resultTypes: types, maxResults: 50, sizeFirst })),
       });
       expect(assist).toBeDefined();
-      expect(assist!.taken(PATHS.length - 1)).toBe(true);
+      expect(assist!.taken(1)).toBe(true);
       expect(shared.stats.assisted).toBeGreaterThan(0);
       expect(comparable(shared)).toEqual(comparable(alone));
       // Once the scan lets it go, the build ends, and a built index no longer shares scans.
@@ -212,7 +238,7 @@ describe('a scan shared with the index worker', () => {
       readFile: async (path: string) => {
         // A few turns of the event loop per read, so a worker that was going to start would have by now.
         for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
-        runningDuringReads.push((tool.symbolIndex as unknown as ScanSupport).running);
+        runningDuringReads.push(tool.symbolIndex!.running);
         return workspace.readFile(path);
       },
     };
@@ -238,7 +264,7 @@ describe('a scan shared with the index worker', () => {
     const closedEarly = createCodeSearchTool({ index: { cacheDir: false, watch: false } });
     closedEarly.prepare(workspace);
     await closedEarly.close();
-    expect((closedEarly.symbolIndex as unknown as ScanSupport).running).toBe(false);
+    expect(closedEarly.symbolIndex!.running).toBe(false);
     expect(await closedEarly.symbolIndex!.ready).toBe(false);
   });
 });

@@ -5,18 +5,22 @@ import type { FileFacts } from './scan-file.js';
 export interface AssistedFile {
   /** Position of the file in the scan's list. */
   index: number;
-  facts: FileFacts;
+  /** None when the worker failed on the file: the scan reads it itself. */
+  facts?: FileFacts;
 }
 
 /**
- * A scan's files shared with the index worker: each file is claimed once, the scan's from the front in path order, the
- * worker's from the back, until the two meet. The scan applies what the worker found in the files it claimed, in path order.
+ * A scan's files shared with the index worker: each file is claimed once. The scan claims each file as its turn comes, and
+ * the next unclaimed ones while it waits for the worker; the worker claims the first file no one has. The scan applies what
+ * each found, in path order.
  */
 export interface ScanAssist {
   /** Claims the file at `index` for the scan; false when the worker claimed it first. */
   claim(index: number): boolean;
   /** True when the worker claimed the file at `index`. */
   taken(index: number): boolean;
+  /** True once the worker answered for a file it claimed, or can no longer answer (it is done): {@link result} does not wait. */
+  answered(index: number): boolean;
   /**
    * What the worker found in a file it claimed; undefined when it gave no answer for it (it ended, or failed on the file),
    * when `signal` aborts, or after {@link ASSIST_WAIT_LIMIT_MS}: the scan then reads the file itself.
@@ -65,12 +69,50 @@ export function createClaimSlots(count: number): Int32Array | undefined {
 
 const KIND_BITS: Readonly<Record<ResultType, number>> = { definition: 1, usage: 2, text: 4, path: 8 };
 
+/** The worker's answers about the files it claimed, as they come one by one. */
+export interface AssistAnswers {
+  /** Takes the worker's facts about one file. */
+  deliver(file: AssistedFile): void;
+  /** The worker is done: a file it claimed and did not answer for gets no answer. */
+  finish(): void;
+  /** True once `index` was answered or the worker is done. */
+  has(index: number): boolean;
+  /** The facts about `index`, once answered; undefined when the worker finished without them. */
+  get(index: number): Promise<FileFacts | undefined>;
+}
+
+/** Collects the worker's answers by file index. */
+export function createAssistAnswers(): AssistAnswers {
+  const facts = new Map<number, FileFacts | undefined>();
+  const waiting = new Map<number, (facts: FileFacts | undefined) => void>();
+  let finished = false;
+  return {
+    deliver({ index, facts: found }) {
+      if (finished) return;
+      facts.set(index, found);
+      waiting.get(index)?.(found);
+      waiting.delete(index);
+    },
+    finish() {
+      finished = true;
+      for (const resolve of waiting.values()) resolve(undefined);
+      waiting.clear();
+    },
+    has: (index) => finished || facts.has(index),
+    get(index) {
+      if (facts.has(index) || finished) return Promise.resolve(facts.get(index));
+      return new Promise((resolve) => waiting.set(index, resolve));
+    },
+  };
+}
+
 /** A ScanAssist over the claim slots of `count` files, with the worker's answers by file index. */
-export function scanAssistOver(slots: Int32Array, count: number, answer: Promise<ReadonlyMap<number, FileFacts>>): ScanAssist {
+export function scanAssistOver(slots: Int32Array, count: number, answers: AssistAnswers): ScanAssist {
   return {
     claim: (index) => claimSlot(slots, index, CLAIMED_BY_SCAN),
     taken: (index) => Atomics.load(slots, index) === CLAIMED_BY_WORKER,
-    result: (index, signal) => awaitAssist(answer.then((byIndex) => byIndex.get(index)), signal),
+    answered: (index) => answers.has(index),
+    result: (index, signal) => awaitAssist(answers.get(index), signal),
     overflowed: (types) => void Atomics.store(slots, count + 1, [...types].reduce((bits, type) => bits | KIND_BITS[type], 0)),
     stop: () => void Atomics.store(slots, count, 1),
   };

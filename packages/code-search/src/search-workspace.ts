@@ -7,7 +7,7 @@ import { pathHolds, type LiteralMatcher } from './literal-matcher.js';
 import type { IndexedFile } from './index-store.js';
 import type { ParseCache } from './parse-cache.js';
 import type { ScanAssist } from './scan-assist.js';
-import { CONTENT_TYPES, decideFromFacts, scanFile, type ClassifyFile, type ContentType, type FileScan } from './scan-file.js';
+import { CONTENT_TYPES, decideFromFacts, readFileFacts, scanFile, type ClassifyFile, type ContentType, type FileFacts, type FileScan } from './scan-file.js';
 import { compareHits, type SearchHit } from './search-hit.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { RESULT_TYPES } from './code-search-schema.js';
@@ -16,6 +16,8 @@ import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES, RACY_MARGIN_MS } from './file-limi
 
 export { BINARY_PROBE_BYTES, MAX_PARSE_BYTES };
 const READ_AHEAD = 24;
+/** How far past a file the other thread holds this search reads ahead while it waits. */
+const MAX_AHEAD = 64;
 
 /** One search over a list of files. */
 export interface SearchRequest {
@@ -46,9 +48,9 @@ export interface SearchEnvironment {
    */
   readonly inFlight?: Set<Promise<unknown>>;
   /**
-   * Shares the files with another thread (the index worker while it builds): it reads files from the back of the list while
-   * the search goes from the front, and the search decides the files it took in path order. `sizeFirst`: a file over 2 MB
-   * counts for the hint unread (every file is known to hold the query, and text is not wanted).
+   * Shares the files with another thread (the index worker while it builds): it reads the first files no one has claimed
+   * while the search reads the others, and the search decides every file in path order. `sizeFirst`: a file over 2 MB counts
+   * for the hint unread (every file is known to hold the query, and text is not wanted).
    */
   readonly assist?: (paths: readonly string[], sizeFirst: boolean) => ScanAssist | undefined;
 }
@@ -157,9 +159,11 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     return pending;
   };
 
-  // Another thread takes files from the back of the list (the index worker while it builds), unless the index already
-  // classified some: then most files need no parse.
+  // Another thread takes a share of the files (the index worker while it builds), unless the index already classified some:
+  // then most files need no parse.
   const assist = contentFiles.length > 1 && !request.known?.size ? environment.assist?.(contentFiles, sizeFirst) : undefined;
+  /** Facts of files this search claimed and read before their turn, while it waited for the other thread. */
+  const ahead = new Map<number, Promise<FileFacts | undefined>>();
 
   const classify: ClassifyFile = async (path, grammar, text, starts) => {
     const length = matcher.query.length;
@@ -207,6 +211,27 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     }
     if (overflow.size > overflowing) assist?.overflowed(overflow);
   };
+  /**
+   * Reads the facts of a file before its turn (parsing whenever the search could still need it, as the other thread does);
+   * undefined leaves the file to its turn: a known binary, a file over 2 MB counted unread, or a failed read or parse.
+   */
+  const readAhead = async (index: number): Promise<FileFacts | undefined> => {
+    const bytes = await read(index);
+    if (!bytes || bytes === SKIPPED || bytes === LARGE) return undefined;
+    return readFileFacts(contentFiles[index], bytes, { matcher, resultTypes, maxResults, classify, overflowed: new Set(overflow) }).catch(() => undefined);
+  };
+  /** While the other thread reads the file at `waiting`, claims and reads the next file no one has; false when none is left. */
+  const workAhead = async (waiting: number): Promise<boolean> => {
+    for (let next = waiting + 1; next < contentFiles.length && next <= waiting + MAX_AHEAD; next++) {
+      if (ahead.has(next) || assist!.taken(next) || !mayAdd(contentFiles[next]) || !assist!.claim(next)) continue;
+      const facts = readAhead(next);
+      ahead.set(next, facts);
+      await facts;
+      return true;
+    }
+    return false;
+  };
+
   const room = () => {
     const left = (type: ContentType) => Math.max(0, maxResults - counts[type]);
     return { definition: left('definition'), usage: left('usage'), text: left('text') };
@@ -224,7 +249,22 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       // Claimed before anything else, so the other thread stops where this search has been.
       const mine = assist ? assist.claim(index) : true;
       if (!mayAdd(path)) continue;
+      const readBefore = ahead.get(index);
+      if (readBefore) {
+        ahead.delete(index);
+        const facts = await readBefore;
+        const scan = facts ? await decideFromFacts(path, facts, { matcher, resultTypes, room: room(), overflowed: overflow }).catch(() => undefined) : undefined;
+        if (scan) {
+          reads.delete(index);
+          apply(path, scan, false);
+          continue;
+        }
+      }
       if (!mine) {
+        // Until the other thread answers for this file, this one reads the next files no one has claimed.
+        while (!assist!.answered(index) && !environment.signal?.aborted && (await workAhead(index))) {
+          // Each turn read one file ahead.
+        }
         const facts = await assist!.result(index, environment.signal);
         const scan = facts ? await decideFromFacts(path, facts, { matcher, resultTypes, room: room(), overflowed: overflow }).catch(() => undefined) : undefined;
         if (scan) {

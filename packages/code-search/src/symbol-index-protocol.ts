@@ -26,7 +26,9 @@ export type WorkerRequest =
 export type WorkerResponse =
   | { id: number; type: 'lookup'; answer: LookupAnswer }
   | { id: number; type: 'occurrences'; files: IndexedFile[] }
-  | { id: number; type: 'assisted'; files: AssistedFile[] }
+  /** One file of a shared scan, as soon as the worker read it; `assisted` follows the last. */
+  | { id: number; type: 'assistedFile'; file: AssistedFile }
+  | { id: number; type: 'assisted' }
   | { id: number; type: 'stats'; stats: IndexStats }
   | { id: number; type: 'closed' }
   | { id: number; type: 'ready' }

@@ -66,8 +66,10 @@ port.on('message', (request: WorkerRequest) => {
         case 'assist': {
           const end = gate.hold();
           try {
-            const files = await assistScan(root, parser, { ...request, slots: new Int32Array(request.slots) });
-            return reply({ id: request.id, type: 'assisted', files });
+            await assistScan(root, parser, { ...request, slots: new Int32Array(request.slots) }, (file) =>
+              reply({ id: request.id, type: 'assistedFile', file }),
+            );
+            return reply({ id: request.id, type: 'assisted' });
           } finally {
             end();
           }

@@ -1,8 +1,7 @@
 import type { IndexedFile, IndexStats } from './index-store.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 import type { ResultType } from './code-search-schema.js';
-import { createClaimSlots, scanAssistOver, type ScanAssist } from './scan-assist.js';
-import type { FileFacts } from './scan-file.js';
+import { createAssistAnswers, createClaimSlots, scanAssistOver, type ScanAssist } from './scan-assist.js';
 
 /** What an index lookup names: candidate files, and the files whose path holds the query when asked. */
 export interface IndexLookup {
@@ -117,7 +116,8 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
 
 /** {@link createSymbolIndex} with what a scan asks of the worker; the worker starts once `startAfter` settles. */
 export function startSymbolIndex(root: string, options: SymbolIndexOptions = {}, startAfter?: Promise<void>): SymbolIndex & ScanSupport {
-  type Pending = { resolve: (response: WorkerResponse) => void };
+  /** An answer awaited, and what takes the parts that come before it. */
+  type Pending = { resolve: (response: WorkerResponse) => void; part?: (response: WorkerResponse) => void };
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let closed = false;
@@ -155,6 +155,7 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
         return;
       }
       const entry = pending.get(response.id);
+      if (response.type === 'assistedFile') return entry?.part?.(response);
       pending.delete(response.id);
       idle();
       entry?.resolve(response);
@@ -183,12 +184,12 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
   };
 
   type Body<T> = T extends unknown ? Omit<T, 'id'> : never;
-  const ask = async (request: Body<WorkerRequest>): Promise<WorkerResponse | undefined> => {
+  const ask = async (request: Body<WorkerRequest>, part?: Pending['part']): Promise<WorkerResponse | undefined> => {
     const worker = await workerPromise;
     if (!worker || closed || !running) return undefined;
     const id = nextId++;
     return new Promise((resolve) => {
-      pending.set(id, { resolve });
+      pending.set(id, { resolve, part });
       busy();
       worker.postMessage({ ...request, id });
     });
@@ -215,12 +216,11 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
       const slots = createClaimSlots(paths.length);
       if (!slots) return undefined;
       const request = { type: 'assist' as const, query, paths: [...paths], resultTypes: [...resultTypes], maxResults, sizeFirst };
-      const answer = ask({ ...request, slots: slots.buffer as SharedArrayBuffer }).then((response) => {
-        const byIndex = new Map<number, FileFacts>();
-        if (response?.type === 'assisted') for (const file of response.files) byIndex.set(file.index, file.facts);
-        return byIndex;
-      });
-      return scanAssistOver(slots, paths.length, answer);
+      const answers = createAssistAnswers();
+      const deliver = (response: WorkerResponse) => response.type === 'assistedFile' && answers.deliver(response.file);
+      // Whatever ends the request (its last answer, an error, the worker's exit), files not answered by then get no answer.
+      void ask({ ...request, slots: slots.buffer as SharedArrayBuffer }, deliver).then(answers.finish, answers.finish);
+      return scanAssistOver(slots, paths.length, answers);
     },
     async lookup({ query, caseSensitive, start, extensions, only, paths }) {
       if (!isReady) return undefined;
