@@ -82,20 +82,14 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
   const indexOptions = options.index === false ? undefined : options.index === true || options.index === undefined ? {} : options.index;
   let index: { root: string; symbols: SymbolIndex & ScanSupport } | undefined;
   let closed = false;
-  /** Searches running now, and what waits for none to run. */
-  let searching = 0;
-  let noneSearching: (() => void) | undefined;
+  /** Searches running now. */
+  const running = new Set<Promise<unknown>>();
   /**
-   * Resolves on the next turn of the event loop, or when the searches then running end: a worker that starts while a search
-   * runs (a search asked as the tool starts) takes the cores that search needs, and starting it costs more than it helps.
+   * Resolves on the next turn of the event loop once the searches running then have ended (searches that start later never
+   * delay it): a worker that starts while a search runs (a search asked as the tool starts) takes the cores that search
+   * needs, and starting it costs more than it helps.
    */
-  const searchesDone = () =>
-    new Promise<void>((resolve) =>
-      setImmediate(() => {
-        if (searching === 0) resolve();
-        else noneSearching = resolve;
-      }),
-    );
+  const searchesDone = () => new Promise<void>((resolve) => setImmediate(() => void Promise.allSettled([...running]).then(() => resolve())));
   const prepare = (workspace: Workspace) => {
     // Only a folder of this machine is indexed: a remote workspace (a container, an SSH host) searches where its files
     // are, and its root names no local folder.
@@ -112,15 +106,12 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
     },
     schema: codeSearchSchema,
     async execute(rawArgs, context) {
-      searching++;
+      const searching = search(rawArgs as CodeSearchArgs, context);
+      running.add(searching);
       try {
-        return await search(rawArgs as CodeSearchArgs, context);
+        return await searching;
       } finally {
-        searching--;
-        if (searching === 0 && noneSearching) {
-          noneSearching();
-          noneSearching = undefined;
-        }
+        running.delete(searching);
       }
     },
     async close() {

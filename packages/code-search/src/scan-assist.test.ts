@@ -260,6 +260,29 @@ describe('a scan shared with the index worker', () => {
     } finally {
       await idle.close();
     }
+    // Searches that start later never hold the worker back: it waits only for those running when it was due to start.
+    const busy = createCodeSearchTool({ index: { cacheDir: false, watch: false }, prefilter: 'scan' });
+    let releaseLater: () => void = () => {};
+    const later = new Promise<void>((resolve) => (releaseLater = resolve));
+    const held = { ...workspace, readFile: async (path: string) => (await later, workspace.readFile(path)) };
+    try {
+      busy.prepare(workspace);
+      const first = busy.execute(busy.schema.parse({ query: 'Widget', result_types: ['usage'] }), { ...context, signal: new AbortController().signal } as never);
+      // The worker was due to start on this turn: the first search was running, so it waits for that one alone.
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = busy.execute(busy.schema.parse({ query: 'Widget', result_types: ['text'] }), { ...context, workspace: held, signal: new AbortController().signal } as never);
+      expect((await first).ok).toBe(true);
+      // The second search still waits for its reads (and holds the build back), yet the worker starts.
+      const deadline = Date.now() + 10_000;
+      while (!busy.symbolIndex!.running && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(busy.symbolIndex!.running).toBe(true);
+      releaseLater();
+      expect(await busy.symbolIndex!.ready).toBe(true);
+      expect((await second).ok).toBe(true);
+    } finally {
+      releaseLater();
+      await busy.close();
+    }
     // Closed before its worker started: it never starts.
     const closedEarly = createCodeSearchTool({ index: { cacheDir: false, watch: false } });
     closedEarly.prepare(workspace);
