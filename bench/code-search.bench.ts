@@ -12,6 +12,8 @@ import { createNodeWorkspace } from '@toolhost/core/node';
 import { createCodeSearchTool, createRipgrepPrefilter, createSyntaxParser, walkWorkspace, type CodeSearchTool, type GrammarId } from '@toolhost/code-search';
 
 const WARM_RUNS = 5;
+/** Processes started per query for the new-process figures (their median is shown). */
+const NEW_PROCESS_RUNS = 3;
 /** When the later "host first" search is asked, after the tool starts. */
 const HOST_FIRST_DELAY_MS = 1500;
 const NODE_MODULES_FILES = 20_000;
@@ -167,7 +169,17 @@ async function coldBreakdown(root: string): Promise<void> {
   printTable(['cold step', 'ms'], rows);
 }
 
-async function benchCorpus(corpus: Corpus, root: string, rows: string[][], indexRows: string[][]): Promise<void> {
+/** The first search of a host in a process of its own (nothing loaded yet), asked `delayMs` after the host starts. */
+function timeInNewProcess(root: string, args: Record<string, unknown>, delayMs: number): number {
+  const child = spawnSync(process.execPath, [...process.execArgv, join(here, 'code-search-first-process.ts'), root, JSON.stringify(args), String(delayMs)], {
+    encoding: 'utf8',
+  });
+  const value = Number.parseFloat(child.stdout.trim().split('\n').pop() ?? '');
+  if (child.status !== 0 || !Number.isFinite(value)) throw new Error(`first-process search failed: ${child.stderr}`);
+  return value;
+}
+
+async function benchCorpus(corpus: Corpus, root: string, rows: string[][], indexRows: string[][], processRows: string[][]): Promise<void> {
   const workspace = createNodeWorkspace(root);
   const cacheDir = mkdtempSync(join(tmpdir(), 'code-search-bench-cache-'));
   try {
@@ -208,6 +220,7 @@ async function benchCorpus(corpus: Corpus, root: string, rows: string[][], index
     const whileBuilding = await timeSearch(building, workspace, corpus.queries[0].args);
     const buildStarted = performance.now();
     await building.symbolIndex!.ready;
+    const buildWaitMs = performance.now() - buildStarted;
     const built = await building.symbolIndex!.stats();
     const repeated = new Map<string, number>();
     for (const query of corpus.queries) {
@@ -224,6 +237,14 @@ async function benchCorpus(corpus: Corpus, root: string, rows: string[][], index
     const warmFirst = new Map<string, number>();
     for (const query of corpus.queries) warmFirst.set(query.label, await timeSearch(warmStart, workspace, query.args));
     await warmStart.close();
+
+    // The same first search in a process of its own, for the definition and usage queries (the goal's kinds).
+    for (const query of corpus.queries.filter((entry) => /^(definition|usage) /.test(entry.label))) {
+      const warm = rg.get(query.label)!.warm;
+      const atOnce = median(Array.from({ length: NEW_PROCESS_RUNS }, () => timeInNewProcess(root, query.args, 0)));
+      const later = median(Array.from({ length: NEW_PROCESS_RUNS }, () => timeInNewProcess(root, query.args, HOST_FIRST_DELAY_MS)));
+      processRows.push([corpus.name, query.label, ms(warm), ms(atOnce), ratio(atOnce, warm), ms(later), ratio(later, warm)]);
+    }
 
     for (const query of corpus.queries) {
       const base = rg.get(query.label)!;
@@ -252,7 +273,7 @@ async function benchCorpus(corpus: Corpus, root: string, rows: string[][], index
       ms(built?.buildMs ?? 0),
       `${((built?.heapUsedBytes ?? 0) / 1e6).toFixed(0)} MB + ${((built?.arrayBytes ?? 0) / 1e6).toFixed(0)} MB`,
       ms(loadMs),
-      `${ms(whileBuilding)} (waited ${ms(performance.now() - buildStarted)} more for the build)`,
+      `${ms(whileBuilding)} (waited ${ms(buildWaitMs)} more for the build)`,
     ]);
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
@@ -316,6 +337,7 @@ async function benchScale(sources: string[], count: number, rows: string[][]): P
 export default async function (): Promise<void> {
   const rows: string[][] = [];
   const indexRows: string[][] = [];
+  const processRows: string[][] = [];
   const present: string[] = [];
   const only = process.env.CODE_SEARCH_BENCH_CORPORA?.split(',');
   try {
@@ -330,7 +352,7 @@ export default async function (): Promise<void> {
       console.log(`corpus ${corpus.name}: ${files} files at ${root}`);
       if (present.length === 0) await coldBreakdown(root);
       present.push(root);
-      await benchCorpus(corpus, root, rows, indexRows);
+      await benchCorpus(corpus, root, rows, indexRows, processRows);
     }
     console.log('');
     printTable(
@@ -357,6 +379,14 @@ export default async function (): Promise<void> {
         `${HOST_FIRST_DELAY_MS / 1000} s after the tool starts (the index is building on a worker thread: the build waits while the search scans, and the worker scans a share of the files).` +
         ` first, warm cache = the first search of a new tool whose index loaded from the cache folder.` +
         ` repeated = median of ${WARM_RUNS} on a tool whose index is built. rg cold = the first rg run, rg warm = median of ${WARM_RUNS}. ratio = code_search / rg.`,
+    );
+    console.log('');
+    printTable(
+      ['corpus', 'query', 'rg warm ms', 'new process, at once ms', 'at once / rg warm', `new process, ${HOST_FIRST_DELAY_MS / 1000} s in ms`, `${HOST_FIRST_DELAY_MS / 1000} s in / rg warm`],
+      processRows,
+    );
+    console.log(
+      `new process = the first search of a host in a node process of its own, where nothing is loaded yet (parser runtime, grammars, optimised wasm code), as an agent's first call; median of ${NEW_PROCESS_RUNS} processes. The table above runs every tool in one process.`,
     );
     console.log('');
     printTable(['corpus', 'files', 'parsed', 'identifiers', 'build ms', 'worker heap + index arrays', 'load from cache ms', 'search while building ms'], indexRows);
