@@ -12,9 +12,8 @@ import { compareHits, type SearchHit } from './search-hit.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { RESULT_TYPES } from './code-search-schema.js';
 
-import { BINARY_PROBE_BYTES, MAX_PARSE_BYTES, RACY_MARGIN_MS } from './file-limits.js';
+import { MAX_PARSE_BYTES, RACY_MARGIN_MS } from './file-limits.js';
 
-export { BINARY_PROBE_BYTES, MAX_PARSE_BYTES };
 const READ_AHEAD = 24;
 /** How far past a file the other thread holds this search reads ahead while it waits. */
 const MAX_AHEAD = 64;
@@ -249,30 +248,28 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       // Claimed before anything else, so the other thread stops where this search has been.
       const mine = assist ? assist.claim(index) : true;
       if (!mayAdd(path)) continue;
-      const readBefore = ahead.get(index);
-      if (readBefore) {
-        ahead.delete(index);
-        const facts = await readBefore;
-        const scan = facts ? await decideFromFacts(path, facts, { matcher, resultTypes, room: room(), overflowed: overflow }).catch(() => undefined) : undefined;
-        if (scan) {
-          reads.delete(index);
-          apply(path, scan, false);
-          continue;
-        }
-      }
+      // Facts read before this file's turn: by this search while it waited, or by the other thread.
+      let facts: Promise<FileFacts | undefined> | undefined = ahead.get(index);
+      ahead.delete(index);
       if (!mine) {
         // Until the other thread answers for this file, this one reads the next files no one has claimed.
         while (!assist!.answered(index) && !environment.signal?.aborted && (await workAhead(index))) {
           // Each turn read one file ahead.
         }
-        const facts = await assist!.result(index, environment.signal);
-        const scan = facts ? await decideFromFacts(path, facts, { matcher, resultTypes, room: room(), overflowed: overflow }).catch(() => undefined) : undefined;
+        facts = assist!.result(index, environment.signal);
+      }
+      if (facts) {
+        const found = await facts;
+        const scan = found ? await decideFromFacts(path, found, { matcher, resultTypes, room: room(), overflowed: overflow }).catch(() => undefined) : undefined;
         if (scan) {
-          apply(path, scan, true);
+          // A read this search started has settled (it read ahead); one it started before the other thread claimed the file
+          // stays tracked until it settles.
+          if (mine) reads.delete(index);
+          apply(path, scan, !mine);
           continue;
         }
-        // No usable answer for this file (the worker ended, failed on it or took too long): read it here.
-        if (environment.signal?.aborted) break;
+        // No usable facts (the worker ended, failed on the file or took too long; or the read ahead fell short): read it here.
+        if (!mine && environment.signal?.aborted) break;
       }
       // Files are read ahead, except those that could add nothing when their turn to be read ahead comes (or that the other
       // thread took).

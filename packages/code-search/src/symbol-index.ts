@@ -69,7 +69,7 @@ export interface SymbolIndex {
 export interface ScanSupport {
   /** Makes the build wait until the returned function is called (or a time limit passes); a no-op once the index is built. */
   pauseBuild(): () => void;
-  /** Lets the worker take files of a scan from the back of `paths` (see ScanAssist); undefined once the index is built or closed. */
+  /** Lets the worker take a share of a scan's `paths` (see ScanAssist); undefined once the index is built or closed. */
   assist(request: { query: string; paths: readonly string[]; resultTypes: Iterable<ResultType>; maxResults: number; sizeFirst: boolean }): ScanAssist | undefined;
 }
 
