@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeJournal, JournalChanges } from './change-journal.js';
-import { createSyntaxParser, nodeGrammarSource } from './grammar-loader.js';
+import { createSyntaxParser, nodeGrammarSource, type SyntaxParser } from './grammar-loader.js';
 import { createIndexStore } from './index-store.js';
 
 /** A journal that reports what the test says changed. */
@@ -111,5 +111,35 @@ describe('the index store with a change journal', () => {
     utimesSync(join(root, 'src/a.ts'), old, old);
     expect(await definitions(store, 'Alpha')).toEqual(['src/a.ts']);
     expect(store.occurrences({ query: 'Alpha', caseSensitive: true, paths: ['src/a.ts'] })).toHaveLength(1);
+  });
+});
+
+describe('the index build', () => {
+  const parser = createSyntaxParser(nodeGrammarSource);
+  afterAll(() => parser.dispose());
+
+  it('parses the grammar with the most files first and the rarest last, so the first parse of a rare grammar comes at the end', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'index-store-order-'));
+    try {
+      mkdirSync(join(root, 'ci'));
+      mkdirSync(join(root, 'src'));
+      writeFileSync(join(root, 'ci/build.sh'), 'cargo build\n');
+      writeFileSync(join(root, 'ci/shim.c'), 'int shim(void) { return 0; }\n');
+      writeFileSync(join(root, 'ci/test.sh'), 'cargo test\n');
+      writeFileSync(join(root, 'README.md'), 'Alpha\n');
+      for (const name of ['a', 'b', 'c']) writeFileSync(join(root, `src/${name}.rs`), `fn ${name}() {}\n`);
+      const parsed: string[] = [];
+      const recording: SyntaxParser = {
+        failures: parser.failures,
+        parse: (grammar, text) => (parsed.push(grammar), parser.parse(grammar, text)),
+        dispose: () => undefined,
+      };
+      const store = createIndexStore({ root, parser: recording });
+      await store.build();
+      expect(parsed).toEqual(['rust', 'rust', 'rust', 'bash', 'bash', 'c']);
+      expect(store.stats()).toMatchObject({ files: 7 });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

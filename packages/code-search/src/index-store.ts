@@ -12,6 +12,7 @@ import { SYNTAX_SPECS } from './syntax-spec.js';
 import { buildTrigramFilter, mayContainTrigrams, trigramKeys } from './trigram-filter.js';
 import { pathHolds } from './literal-matcher.js';
 import { listFolder, walkWorkspace } from './workspace-walker.js';
+import { buildOrder } from './build-order.js';
 import type { ChangeJournal, JournalChanges } from './change-journal.js';
 
 /** Bumped whenever the stored layout or the classification changes, so older cache files are ignored. */
@@ -526,9 +527,9 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
           fromCache = true;
           // Watched before they are checked, so a change during the check is heard.
           for (const dir of [...dirs.keys()].sort()) journal?.watch(dir);
-          await indexAll(await sweep(''), 1);
+          await indexAll(buildOrder([...(await sweep(''))]), 1);
         } else {
-          await indexAll(await walkInto(''), 1);
+          await indexAll(buildOrder(await walkInto('')), 1);
         }
         ready = true;
         buildMs = performance.now() - started;
