@@ -3,7 +3,8 @@ import { promises as fs, realpathSync, type Stats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { CONFINED_FS_AVAILABLE, confinedRemove, confinedSymlink, confinedWriteFile } from './node-confined-fs.js';
 import type { Workspace, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceStat } from './workspace.js';
-import { optional } from './node-optional.js';
+import { isMissing, optional } from './node-optional.js';
+import { createQuickReads } from './node-quick-reads.js';
 
 function kindOf(stats: Stats): WorkspaceEntryKind {
   if (stats.isSymbolicLink()) return 'symlink';
@@ -20,10 +21,19 @@ function toStat(stats: Stats): WorkspaceStat {
 export function createNodeWorkspace(root: string): Workspace {
   const realRoot = realpathSync(root);
   const abs = (path: string) => (path ? join(root, path) : root);
+  const quick = createQuickReads();
   return {
     root,
     onDisk: true,
     lstat: async (path) => {
+      if (quick.on) {
+        try {
+          return toStat(quick.lstat(abs(path)));
+        } catch (error) {
+          if (isMissing(error)) return undefined;
+          throw error;
+        }
+      }
       const stats = await optional(fs.lstat(abs(path)));
       return stats && toStat(stats);
     },
@@ -39,7 +49,7 @@ export function createNodeWorkspace(root: string): Workspace {
       return { inside: false, path: real };
     },
     // A Buffer is a Uint8Array: hand it over without a copy.
-    readFile: (path) => fs.readFile(abs(path)),
+    readFile: async (path) => (quick.on ? quick.readFile(abs(path)) : undefined) ?? fs.readFile(abs(path)),
     async writeFile(path, data, options) {
       // Write through symlinks to their target, never replacing the link with a regular file.
       let target = abs(path);

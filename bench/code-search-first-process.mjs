@@ -1,6 +1,7 @@
 // One code_search in a process of its own, for bench/code-search.bench.ts: nothing is loaded yet (parser runtime, grammars,
-// optimised wasm), as in an agent's first call. Prints the search's time in ms. Arguments: root, JSON arguments, delay in ms
-// after the tool starts.
+// optimised wasm), as in an agent's first call. Plain JavaScript run by plain node, so it loads the built packages (dist) as
+// an installed copy does, with no TypeScript loader in the process. Prints the search's time in ms. Arguments: root, JSON
+// arguments, delay in ms after the tool starts.
 import { approximateTokenizer, createMemorySpool } from '@toolhost/core';
 import { createNodeWorkspace } from '@toolhost/core/node';
 import { createCodeSearchTool } from '@toolhost/code-search';
