@@ -62,7 +62,12 @@ function comparable(outcome: SearchOutcome) {
 function inThreadAssist(
   resultTypes: ResultType[],
   maxResults: number,
-  { scanShare, delayTurns = 0, workerParser = parser }: { scanShare?: (index: number) => boolean; delayTurns?: number; workerParser?: SyntaxParser } = {},
+  {
+    scanShare,
+    delayTurns = 0,
+    workerParser = parser,
+    answersAsMessages = false,
+  }: { scanShare?: (index: number) => boolean; delayTurns?: number; workerParser?: SyntaxParser; answersAsMessages?: boolean } = {},
 ) {
   const slow: SyntaxParser = {
     failures: workerParser.failures,
@@ -77,7 +82,10 @@ function inThreadAssist(
     if (scanShare) for (let index = 0; index < paths.length; index++) claimSlot(slots, index, scanShare(index) ? CLAIMED_BY_SCAN : CLAIMED_BY_WORKER);
     const answers = createAssistAnswers();
     // As over the worker's messages: a failed assist answers nothing more, and the scan reads those files itself.
-    void assistScan(root, slow, { query: 'Widget', paths, resultTypes, maxResults, sizeFirst, slots }, answers.deliver).then(answers.finish, answers.finish);
+    // answersAsMessages: each answer comes on a later turn of the event loop, as a worker thread's message does.
+    const deliver: typeof answers.deliver = answersAsMessages ? (file) => void setImmediate(() => answers.deliver(file)) : answers.deliver;
+    const finish = answersAsMessages ? () => void setImmediate(answers.finish) : answers.finish;
+    void assistScan(root, slow, { query: 'Widget', paths, resultTypes, maxResults, sizeFirst, slots }, deliver).then(finish, finish);
     return scanAssistOver(slots, paths.length, answers);
   };
 }
@@ -120,6 +128,8 @@ describe('a scan shared with the index worker', () => {
             // Claimed as the two go: a worker as fast as the scan, and one whose parses take a few turns (the scan reads ahead).
             ['as they go', {}],
             ['slow worker', { delayTurns: 4 }],
+            // Answers that come on later turns of the event loop, as a worker thread's messages do.
+            ['answers as messages', { delayTurns: 1, answersAsMessages: true }],
           ];
           for (const [label, share] of shares) {
             const shared = await searchFiles(request, { workspace, parser, cache: createParseCache(), assist: inThreadAssist(types, maxResults, share) });

@@ -4,13 +4,47 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryWorkspace, type Workspace } from '@toolhost/core';
 import { createNodeWorkspace } from '@toolhost/core/node';
-import { createSyntaxParser } from './grammar-loader.js';
+import { createSyntaxParser, type SyntaxParser } from './grammar-loader.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache } from './parse-cache.js';
 import { searchFiles } from './search-workspace.js';
 
 describe('searchFiles', () => {
   const parser = createSyntaxParser();
+
+  it('gives the event loop a turn every 200 ms of a long scan, though its reads and parses settle without one', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 8; i++) files[`f${i}.ts`] = `export const alpha${i} = alpha;\n`;
+    const workspace = createMemoryWorkspace(files);
+    await parser.parse('typescript', 'let loaded = 1;');
+    // Each parse holds the thread for 90 ms, then settles in a microtask, as do the memory workspace's reads.
+    const slow: SyntaxParser = {
+      failures: parser.failures,
+      parse: (grammar, text) => {
+        const end = performance.now() + 90;
+        while (performance.now() < end) {
+          // Busy, as a long parse is.
+        }
+        return parser.parse(grammar, text);
+      },
+      dispose: () => undefined,
+    };
+    let turns = 0;
+    let searching = true;
+    const tick = () => {
+      turns++;
+      if (searching) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const outcome = await searchFiles(
+      { matcher: createLiteralMatcher('alpha'), files: Object.keys(files), resultTypes: new Set(['usage'] as const), maxResults: 50 },
+      { workspace, parser: slow, cache: createParseCache() },
+    );
+    searching = false;
+    expect(outcome.stats.parsed).toBe(8);
+    // 720 ms of parses: a turn once over 200 ms have passed since the last, before the fourth and the seventh file.
+    expect(turns).toBeGreaterThanOrEqual(2);
+  });
 
   it('parses a file once and reuses the tree while mtime and size hold; re-parses after an edit', async () => {
     const workspace = createMemoryWorkspace({ 'a.ts': 'export function alpha() {}\nalpha();\n', 'b.md': 'alpha\n' });

@@ -17,6 +17,12 @@ import { MAX_PARSE_BYTES, RACY_MARGIN_MS } from './file-limits.js';
 const READ_AHEAD = 24;
 /** How far past a file the other thread holds this search reads ahead while it waits. */
 const MAX_AHEAD = 64;
+/**
+ * The longest a search holds the event loop between files. Reads of a folder on this machine settle without a turn of it,
+ * so a long scan gives one to the other calls at this interval; not more often: in a new process, a turn taken while V8
+ * compiles the parser's wasm in the background cost the search 100-130 ms.
+ */
+const TURN_MS = 200;
 
 /** One search over a list of files. */
 export interface SearchRequest {
@@ -226,6 +232,9 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       const facts = readAhead(next);
       ahead.set(next, facts);
       await facts;
+      // A turn of the event loop, so the other thread's answers come in: reads and parses can settle without one (quick
+      // synchronous reads), and this search would then read everything up to MAX_AHEAD itself.
+      await new Promise((resolve) => setImmediate(resolve));
       return true;
     }
     return false;
@@ -237,8 +246,13 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   };
 
   let prefetched = 0;
+  let turnStarted = performance.now();
   try {
     for (let index = 0; index < contentFiles.length; index++) {
+      if (performance.now() - turnStarted > TURN_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turnStarted = performance.now();
+      }
       if (environment.signal?.aborted) break;
       if (firstCategory !== 'path' && overflow.has(firstCategory)) {
         stoppedEarly = true;
