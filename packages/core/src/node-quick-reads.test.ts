@@ -1,4 +1,5 @@
 import { promises as fs, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -39,6 +40,17 @@ describe('quick reads of a Node workspace', () => {
     await expect(workspace.readFile('missing.ts')).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(workspace.readFile('dangling')).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(workspace.readFile('src')).rejects.toMatchObject({ code: 'EISDIR' });
+  });
+
+  it('never blocks the event loop on a FIFO: it is read through the thread pool, as before', async () => {
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    const workspace = createNodeWorkspace(root);
+    expect((await workspace.lstat('pipe'))?.kind).toBe('other');
+    const reading = workspace.readFile('pipe');
+    // The event loop still turns while the read waits for a writer.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await fs.writeFile(join(root, 'pipe'), 'through the pipe');
+    expect(new TextDecoder().decode(await reading)).toBe('through the pipe');
   });
 
   it('reads a file over the limit through the thread pool, and every call once one was slow', async () => {

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 
 /** A file over this size is read through the thread pool. */
 export const QUICK_READ_MAX_BYTES = 1024 * 1024;
@@ -14,7 +14,10 @@ const SLOW_CALL_MS = 8;
 export interface QuickReads {
   /** False once a call proved slow: use the asynchronous calls. */
   readonly on: boolean;
-  /** The whole file, or undefined when it is over {@link QUICK_READ_MAX_BYTES}; throws as `readFileSync` does. */
+  /**
+   * The whole file, or undefined when it is over {@link QUICK_READ_MAX_BYTES} or no regular file (a FIFO would block the
+   * thread until a writer came); throws as `readFileSync` does.
+   */
   readFile(absolute: string): Uint8Array | undefined;
   /** Throws as `lstatSync` does. */
   lstat(absolute: string): Stats;
@@ -40,10 +43,12 @@ export function createQuickReads(): QuickReads {
 }
 
 function readSmallFile(absolute: string): Uint8Array | undefined {
-  const descriptor = openSync(absolute, 'r');
+  // Non-blocking: opening a FIFO for reading would otherwise wait for a writer. A regular file reads as without it.
+  const descriptor = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const size = fstatSync(descriptor).size;
-    if (size > QUICK_READ_MAX_BYTES) return undefined;
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile() || stats.size > QUICK_READ_MAX_BYTES) return undefined;
+    const size = stats.size;
     // A byte more than the size, so the end is seen in one read; a file that grew since the fstat is read to its end. Never
     // from the shared pool: a caller may hand the bytes' buffer on whole.
     let bytes = Buffer.allocUnsafeSlow(size + 1);
