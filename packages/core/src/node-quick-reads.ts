@@ -23,6 +23,7 @@ export interface QuickReads {
   lstat(absolute: string): Stats;
 }
 
+/** Quick reads that are on until a call proves slow. */
 export function createQuickReads(): QuickReads {
   let on = true;
   const timed = <T>(call: () => T): T => {
