@@ -17,7 +17,7 @@ export function isWordBounded(text: string, start: number, length: number): bool
 
 /**
  * False when the occurrence at `start` cannot name a declaration whatever the parse says, read from the text before it
- * on the same line: after a member access (`x.name`, `x .name`, but not a `...name` rest pattern), a `::`, an `=` (a
+ * on the same line: right after a `"`, `//` or `/*` (in a string or a comment, in the grammars listed below), after a member access (`x.name`, `x .name`, but not a `...name` rest pattern), a `::`, an `=` (a
  * value: `x = name`, `x := name`, `a == name`; not in Python or Bash, see below) or a keyword followed by a value
  * (`return name`, `new name`, `go name()`). In the
  * grammars it answers for, a declaration's name follows a keyword, a type, punctuation that opens a list or a line
@@ -33,6 +33,10 @@ export function mayBeDeclarationName(text: string, start: number, grammar: strin
   if (before < 0) return true;
   const code = text.charCodeAt(before);
   const previous = before > 0 ? text.charCodeAt(before - 1) : 0;
+  // Inside a string or a comment (or, in Python, after a floor division): `"name`, `// name`, `/* name`.
+  if (code === 34 /* " */ && QUOTE_OPENS_NO_DECLARATION.has(grammar)) return false;
+  if (previous === 47 /* / */ && code === 47 && SLASHES_OPEN_NO_DECLARATION.has(grammar)) return false;
+  if (previous === 47 /* / */ && code === 42 /* * */ && SLASHES_OPEN_NO_DECLARATION.has(grammar) && grammar !== 'python') return false;
   if (code === 46 /* . */) return previous === 46;
   if (code === 58 /* : */) return previous !== 58;
   // A value after an assignment or a comparison (`x = name`, `x := name`, `a == name`); Python's chained assignments
@@ -43,6 +47,14 @@ export function mayBeDeclarationName(text: string, start: number, grammar: strin
   while (wordStart > 0 && isWordCode(text.charCodeAt(wordStart - 1))) wordStart--;
   return !VALUE_KEYWORDS[grammar]?.has(text.slice(wordStart, before + 1));
 }
+
+/**
+ * Grammars where no declaration name follows a `"` on its line: the quote opens a string holding the name, or closes one
+ * that nothing but an operator or punctuation may follow. Not JavaScript and TSX (JSX attributes follow `"`), nor Bash.
+ */
+const QUOTE_OPENS_NO_DECLARATION: ReadonlySet<string> = new Set(['go', 'rust', 'java', 'typescript', 'python']);
+/** Grammars where `//` and `/*` open a comment (or sit in a string, or in Python divide): no declaration name follows. */
+const SLASHES_OPEN_NO_DECLARATION: ReadonlySet<string> = new Set(['go', 'rust', 'java', 'javascript', 'typescript', 'tsx', 'python']);
 
 const SCRIPT_VALUE_KEYWORDS = new Set(['return', 'await', 'yield', 'throw', 'new', 'typeof', 'instanceof']);
 /** Per grammar, reserved words followed by a value, never by a name being declared (none can be a type name there). */

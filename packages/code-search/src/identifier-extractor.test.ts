@@ -62,6 +62,13 @@ describe('extractIdentifiers', () => {
       ['cpp', 'struct Gadget { void run(); };\nvoid Gadget::run() {}\nvoid go(Gadget* g) { g->run(); g . run(); }\n', ['Gadget', 'run']],
       ['c', 'struct S { int run; };\nvoid go(struct S *s) { s->run = 1; s . run = 2; }\n', ['S', 'run']],
       ['bash', 'gadget() { echo; }\n. gadget\nname=1\n', ['gadget', 'name']],
+      // Names in strings and comments, and after Python's floor division, next to real declarations.
+      ['go', 'package p\n\n// NewGadget makes one.\nfunc NewGadget() {}\n\nfunc f(a, b int) string { /* NewGadget */ _ = a // NewGadget\n\treturn "NewGadget: " + "x" }\n', ['NewGadget']],
+      ['rust', '/// gadget docs\nfn gadget() {}\n//! gadget\nfn f() { let s = "gadget"; /* gadget */ let t = 1; }\n', ['gadget', 's', 't']],
+      ['python', 'def gadget(a, /, *b):\n    pass\nx = 7 // gadget\ny = "gadget"\nz = """gadget"""\n', ['gadget', 'x', 'y', 'z']],
+      ['typescript', 'function gadget() {}\nconst s = "gadget"; // gadget\n/* gadget */ const t = { "a": 1, gadget: 2 };\n', ['gadget', 's', 't']],
+      ['tsx', 'const v = <A b="x" gadget={1} />; // gadget\nfunction gadget() {}\n', ['gadget', 'v']],
+      ['java', 'class A { void gadget() {} String s = "gadget"; /* gadget */ int t; }\n', ['gadget', 's', 't']],
     ];
     const checked = { definitions: 0, ruledOut: 0 };
     const check = (grammar: GrammarId, text: string, tree: NonNullable<Awaited<ReturnType<typeof parser.parse>>>, label: string) => {
@@ -89,6 +96,30 @@ describe('extractIdentifiers', () => {
     }
     expect(checked.definitions).toBeGreaterThan(500);
     expect(checked.ruledOut).toBeGreaterThan(500);
+    // In a string, a comment or after Python's floor division: ruled out where the grammar allows it.
+    const at = (text: string) => text.indexOf('gadget');
+    for (const [grammar, text] of [
+      ['go', 'x := "gadget"'],
+      ['go', 'x := 1 // gadget'],
+      ['rust', '/* gadget */'],
+      ['java', 's = "gadget";'],
+      ['typescript', 'const s = "gadget";'],
+      ['javascript', '// gadget'],
+      ['python', 'x = 7 // gadget'],
+      ['python', 'y = "gadget"'],
+    ] as Array<[GrammarId, string]>) {
+      expect(mayBeDeclarationName(text, at(text), grammar), `${grammar}: ${text}`).toBe(false);
+    }
+    // Not ruled out: JSX attributes follow a quote, Python's `/*` is no comment, Bash and C are left to the parse.
+    for (const [grammar, text] of [
+      ['javascript', '<A b="x" gadget />'],
+      ['tsx', '<A b="x" gadget />'],
+      ['python', 'a /*gadget'],
+      ['bash', 'echo "gadget'],
+      ['c', '// gadget'],
+    ] as Array<[GrammarId, string]>) {
+      expect(mayBeDeclarationName(text, at(text), grammar), `${grammar}: ${text}`).toBe(true);
+    }
   });
 });
 
