@@ -1,7 +1,8 @@
 // Entry of the symbol index worker thread (a separate build entry): builds the index of one disk workspace in the
 // background and answers the requests of its SymbolIndex client.
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createSyntaxParser, nodeGrammarSource } from './grammar-loader.js';
+import { createSyntaxParser, nodeGrammarSource, type GrammarSource } from './grammar-loader.js';
 import { createChangeJournal } from './change-journal.js';
 import { createIndexStore } from './index-store.js';
 import { assistScan } from './scan-assist-worker.js';
@@ -10,7 +11,15 @@ import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 
 const { root, cacheFile, watch } = workerData as { root: string; cacheFile?: string; watch: boolean };
 const port = parentPort!;
-const parser = createSyntaxParser(nodeGrammarSource);
+/**
+ * Grammar bytes read synchronously, handed to web-tree-sitter as bytes: its own read of a path (fs/promises) still in
+ * flight when close() terminates this thread left the grammar file's descriptor open in the process for good.
+ */
+const grammarSource: GrammarSource = async (grammar) => {
+  const source = await nodeGrammarSource(grammar);
+  return typeof source === 'string' ? readFileSync(source) : source;
+};
+const parser = createSyntaxParser(grammarSource);
 const journal = watch ? createChangeJournal(root) : undefined;
 /** Scans in progress in the client hold the build back (their pause messages, and the files the worker scans for them). */
 const gate = createBuildGate();
