@@ -35,8 +35,7 @@ export function mayBeDeclarationName(text: string, start: number, grammar: strin
   const previous = before > 0 ? text.charCodeAt(before - 1) : 0;
   // Inside a string or a comment (or, in Python, after a floor division): `"name`, `// name`, `/* name`.
   if (code === 34 /* " */ && QUOTE_OPENS_NO_DECLARATION.has(grammar)) return false;
-  if (previous === 47 /* / */ && code === 47 && SLASHES_OPEN_NO_DECLARATION.has(grammar)) return false;
-  if (previous === 47 /* / */ && code === 42 /* * */ && SLASHES_OPEN_NO_DECLARATION.has(grammar) && grammar !== 'python') return false;
+  if (previous === 47 /* / */ && (code === 47 || (code === 42 /* * */ && grammar !== 'python')) && SLASHES_OPEN_NO_DECLARATION.has(grammar)) return false;
   if (code === 46 /* . */) return previous === 46;
   if (code === 58 /* : */) return previous !== 58;
   // A value after an assignment or a comparison (`x = name`, `x := name`, `a == name`); Python's chained assignments

@@ -24,6 +24,11 @@ const MAX_AHEAD = 64;
  */
 const TURN_MS = 200;
 
+/** Resolves on the next turn of the event loop, once the callbacks waiting for one have run. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** One search over a list of files. */
 export interface SearchRequest {
   readonly matcher: LiteralMatcher;
@@ -234,7 +239,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       await facts;
       // A turn of the event loop, so the other thread's answers come in: reads and parses can settle without one (quick
       // synchronous reads), and this search would then read everything up to MAX_AHEAD itself.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       return true;
     }
     return false;
@@ -250,7 +255,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   try {
     for (let index = 0; index < contentFiles.length; index++) {
       if (performance.now() - turnStarted > TURN_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         turnStarted = performance.now();
       }
       if (environment.signal?.aborted) break;

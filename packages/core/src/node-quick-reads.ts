@@ -51,7 +51,7 @@ function readSmallFile(absolute: string): Uint8Array | undefined {
     if (!stats.isFile() || stats.size > QUICK_READ_MAX_BYTES) return undefined;
     const size = stats.size;
     // A byte more than the size, so the end is seen in one read; a file that grew since the fstat is read to its end. Never
-    // from the shared pool: a caller may hand the bytes' buffer on whole.
+    // from the shared pool (where readFileSync puts small files): a caller may hand the bytes' buffer on whole.
     let bytes = Buffer.allocUnsafeSlow(size + 1);
     let length = 0;
     for (;;) {
