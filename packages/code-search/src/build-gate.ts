@@ -39,7 +39,8 @@ export function createBuildGate(limitMs = BUILD_HOLD_LIMIT_MS): BuildGate {
         const left = deadline - Date.now();
         if (left <= 0) return;
         let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([open, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
+        // Unreferenced: a build waiting here never keeps its thread alive once that thread is done with everything else.
+        await Promise.race([open, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)).unref?.())]);
         clearTimeout(timer);
       }
     },

@@ -25,10 +25,14 @@ const journal = watch ? createChangeJournal(root) : undefined;
 const gate = createBuildGate();
 const openHolds = new Map<number, () => void>();
 let building = true;
+/** close() was asked: the build stops at its next file, so the thread can end by itself. */
+let closing = false;
 /** Between two files of the build: messages are handled, and while a scan runs the build waits for it. */
 const yieldNow = async () => {
   await new Promise((resolve) => setImmediate(resolve));
   if (building) await gate.passed();
+  // Never settles and holds nothing open: once the build stops here the thread's event loop can empty.
+  if (closing) await new Promise<never>(() => {});
 };
 const store = createIndexStore({ root, parser, cacheFile, journal, yieldNow });
 const SAVE_DELAY_MS = 5000;
@@ -88,6 +92,7 @@ port.on('message', (request: WorkerRequest) => {
         case 'stats':
           return reply({ id: request.id, type: 'stats', stats: store.stats() });
         case 'close':
+          closing = true;
           if (saveTimer) clearTimeout(saveTimer);
           store.save();
           journal?.close();

@@ -78,7 +78,7 @@ function lookupOf(response: WorkerResponse | undefined): IndexLookup | undefined
   return { files: response.answer.files, paths: response.answer.paths };
 }
 
-/** How long close() lets the worker save before it is terminated. */
+/** How long close() lets the worker save and end by itself before it is terminated. */
 const CLOSE_GRACE_MS = 5000;
 
 /** The cache file of a workspace root inside `cacheDir`. */
@@ -251,7 +251,9 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
         const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
         await ask({ type: 'close' });
         closed = true;
-        await worker.terminate();
+        // The worker ends by itself once its last reads settle: terminated in the middle of a read (a module, a grammar), it
+        // left that file's descriptor open in the process. It is terminated only past the grace time.
+        await exited;
         clearTimeout(timer);
       }
       closed = true;
