@@ -16,44 +16,264 @@ export function isWordBounded(text: string, start: number, length: number): bool
 }
 
 /**
- * False when the occurrence at `start` cannot name a declaration whatever the parse says, read from the text before it
- * on the same line: right after a `"`, `//` or `/*` (in a string or a comment, in the grammars listed below), after a member access (`x.name`, `x .name`, but not a `...name` rest pattern), a `::`, an `=` (a
- * value: `x = name`, `x := name`, `a == name`; not in Python or Bash, see below) or a keyword followed by a value
- * (`return name`, `new name`, `go name()`). In the
- * grammars it answers for, a declaration's name follows a keyword, a type, punctuation that opens a list or a line
- * break, never these. (A name before `::` is no rule: Rust macro bodies such as `static $name: libc::c_void` parse with
- * the path's head as the declared name.) C and C++ are left to the parse (qualified definitions such as `Foo::name`,
- * and C++ headers read with the C grammar, whose error recovery can turn `this->name(…)` into a declaration). Searches
- * that only need definitions skip files where no occurrence may be one.
+ * False when the `length`-long occurrence at `start` cannot name a declaration whatever the parse says, read from its
+ * line (and, in Python, the lines of an open bracket before it). Searches that only need definitions skip files where no
+ * occurrence may be one. Ruled out:
+ * - in a comment or a string: right after a `"`, `//` or `/*` (in the grammars listed below); later on the line than a
+ *   line comment marker with no quote between (Go, Rust, Java, Python); in a Go string still open on its line;
+ * - after a member access (`x.name`, `x .name`, but not a `...name` rest pattern) or a `::`;
+ * - as a value: after an `=` (`x = name`, `x := name`, `a == name`; Bash's `a=name` is one word), or a keyword followed
+ *   by a value (`return name`, `new name`, `go name()`, `match name`);
+ * - in Go and Rust argument lists, Go expression lists and Rust `use` lists (see mayDeclareInList), and in Go's
+ *   `T{name(x)}`; after Rust's `!` (but `macro_rules! name`);
+ * - in Python, everywhere but after `def`, `class`, `type` or punctuation that may start a target, and before `=`, `:`,
+ *   `,`, a closing bracket, a comment or the end of the line (see mayBePythonDeclarationName).
+ *
+ * (A name before `::` is no rule: Rust macro bodies such as `static $name: libc::c_void` parse with the path's head as the
+ * declared name.) C and C++ are left to the parse (qualified definitions such as `Foo::name`, and C++ headers read with
+ * the C grammar, whose error recovery can turn `this->name(…)` into a declaration).
+ * Checked against the parse of every identifier in the Go, Rust and Python standard libraries.
  */
-export function mayBeDeclarationName(text: string, start: number, grammar: string): boolean {
+export function mayBeDeclarationName(text: string, start: number, length: number, grammar: string): boolean {
   if (grammar === 'c' || grammar === 'cpp') return true;
+  // The line, or its last LINE_WINDOW characters before the name (`cut`): rules that need its start then say nothing.
+  const lineStart = lineStartNear(text, start);
+  const cut = lineStart < 0;
+  const windowStart = cut ? start - LINE_WINDOW : lineStart;
+  if (inLineComment(text, windowStart, start, grammar) || (!cut && inOneLineString(text, lineStart, start, grammar))) return false;
   let before = start - 1;
-  while (before >= 0 && (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9)) before--;
-  if (before < 0) return true;
+  while (before >= windowStart && (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9)) before--;
+  if (cut && before < windowStart) return true;
+  if (grammar === 'python') return mayBePythonDeclarationName(text, before, windowStart, start + length);
+  if (before < windowStart) return true;
   const code = text.charCodeAt(before);
   const previous = before > 0 ? text.charCodeAt(before - 1) : 0;
-  // Inside a string or a comment (or, in Python, after a floor division): `"name`, `// name`, `/* name`.
+  // Inside a string or a comment: `"name`, `// name`, `/* name`.
   if (code === 34 /* " */ && QUOTE_OPENS_NO_DECLARATION.has(grammar)) return false;
-  if (previous === 47 /* / */ && (code === 47 || (code === 42 /* * */ && grammar !== 'python')) && SLASHES_OPEN_NO_DECLARATION.has(grammar)) return false;
+  if (previous === 47 /* / */ && (code === 47 || code === 42) /* * */ && SLASHES_OPEN_NO_DECLARATION.has(grammar)) return false;
   if (code === 46 /* . */) return previous === 46;
   if (code === 58 /* : */) return previous !== 58;
-  // A value after an assignment or a comparison (`x = name`, `x := name`, `a == name`); Python's chained assignments
-  // (`a = name = None`) declare every target, and Bash's `a=name` is one word.
-  if (code === 61 /* = */) return grammar === 'bash' || grammar === 'python';
+  // A value after an assignment or a comparison (`x = name`, `x := name`, `a == name`); Bash's `a=name` is one word.
+  if (code === 61 /* = */) return grammar === 'bash';
+  if (!isWordCode(code) && cut) return true;
+  // Rust's `!name` negates; only `macro_rules! name` declares.
+  if (code === 33 /* ! */ && grammar === 'rust') return wordBefore(text, before, windowStart) === 'macro_rules';
+  if ((code === 40 /* ( */ || code === 44) /* , */ && (grammar === 'go' || grammar === 'rust')) return mayDeclareInList(text, before, windowStart, start + length, grammar);
+  if (code === 123 /* { */) {
+    // Rust's `use a::{name}` imports.
+    if (grammar === 'rust') return !(text.charCodeAt(before - 1) === 58 && text.charCodeAt(before - 2) === 58);
+    // Go's `T{name(x)}` and `if c {name(x)}` call: only an interface's method or a struct's field names a declaration there.
+    if (grammar === 'go' && text.charCodeAt(start + length) === 40) {
+      const word = wordBefore(text, before, windowStart);
+      return word === '' || word === 'interface' || word === 'struct';
+    }
+  }
   if (!isWordCode(code)) return true;
-  let wordStart = before;
+  return !VALUE_KEYWORDS[grammar]?.has(wordEndingAt(text, before));
+}
+
+/** How much of a line before a name the rules read: past it, they read the line as cut (a minified file's lines). */
+const LINE_WINDOW = 4096;
+
+/** The start of the line holding `position`, or -1 when it lies over LINE_WINDOW characters before it. */
+function lineStartNear(text: string, position: number): number {
+  const from = Math.max(0, position - LINE_WINDOW);
+  const newline = text.slice(from, position).lastIndexOf('\n');
+  return newline >= 0 ? from + newline + 1 : from === 0 ? 0 : -1;
+}
+
+/** The rest of the line from `position`, or undefined when it runs over LINE_WINDOW characters. */
+function lineRestNear(text: string, position: number): string | undefined {
+  const rest = text.slice(position, position + LINE_WINDOW + 1);
+  const newline = rest.indexOf('\n');
+  if (newline >= 0) return rest.slice(0, newline);
+  return rest.length <= LINE_WINDOW ? rest : undefined;
+}
+
+function isSpaceCode(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+/** The word (letters, digits, `_`) that ends at `end` (inclusive). */
+function wordEndingAt(text: string, end: number): string {
+  let wordStart = end;
   while (wordStart > 0 && isWordCode(text.charCodeAt(wordStart - 1))) wordStart--;
-  return !VALUE_KEYWORDS[grammar]?.has(text.slice(wordStart, before + 1));
+  return text.slice(wordStart, end + 1);
+}
+
+/** The word before `position` on its line, spaces skipped; '' when something else comes first. */
+function wordBefore(text: string, position: number, lineStart: number): string {
+  let end = position - 1;
+  while (end >= lineStart && isSpaceCode(text.charCodeAt(end))) end--;
+  return end >= lineStart && isWordCode(text.charCodeAt(end)) ? wordEndingAt(text, end) : '';
+}
+
+/**
+ * Line comments, and the quotes that may close a string holding the marker: `//` in Go, Rust and Java (not JavaScript,
+ * whose regular expressions may hold `//`), `#` in Python.
+ */
+const LINE_COMMENT: Record<string, { marker: string; quotes: string } | undefined> = {
+  go: { marker: '//', quotes: '"`' },
+  rust: { marker: '//', quotes: '"' },
+  java: { marker: '//', quotes: '"' },
+  python: { marker: '#', quotes: '"\'' },
+};
+
+/**
+ * True when a line comment marker comes earlier on the line with no quote (`"`, `'`, a backquote) and no `*` `/` between
+ * it and `start`: either it opens a comment, or it sits in a string that is still open at `start`. Either way the name
+ * is no code.
+ */
+function inLineComment(text: string, lineStart: number, start: number, grammar: string): boolean {
+  const comment = LINE_COMMENT[grammar];
+  if (comment === undefined) return false;
+  const { marker, quotes } = comment;
+  const at = text.lastIndexOf(marker, start - marker.length);
+  if (at < lineStart) return false;
+  for (let index = at + marker.length; index < start; index++) {
+    if (quotes.includes(text[index]!)) return false;
+    if (text.charCodeAt(index) === 42 /* * */ && text.charCodeAt(index + 1) === 47 /* / */) return false;
+  }
+  return true;
+}
+
+/**
+ * Go's interpreted strings (`"…"`) end on their line, so an odd count of unescaped `"` before `start` on its line puts it
+ * in one; unless a backquote, a `'`, a `/*` or a `*\/` comes first (a raw string, a rune or a comment may span lines).
+ * (Not Java: a text block may close on the line.)
+ */
+function inOneLineString(text: string, lineStart: number, start: number, grammar: string): boolean {
+  if (grammar !== 'go') return false;
+  let open = false;
+  for (let index = lineStart; index < start; index++) {
+    const code = text.charCodeAt(index);
+    if (open) {
+      if (code === 92 /* \\ */) index++;
+      else if (code === 34) open = false;
+      continue;
+    }
+    if (code === 96 || code === 39) return false;
+    if (code === 47 /* / */ && text.charCodeAt(index + 1) === 42) return false;
+    if (code === 42 /* * */ && text.charCodeAt(index + 1) === 47) return false;
+    if (code === 34) open = true;
+  }
+  return open;
+}
+
+/**
+ * Go and Rust, a name right after `(` or in a comma list, walking back over the list's words, commas and spaces:
+ * - a list that opens with `(` declares only in Go's `var (`, `const (`, `type (` and in Rust's `let (` (or a nested
+ *   pattern): after another word, or Rust's `!(`, it holds arguments, parameters or patterns that declare nothing here
+ *   (`f(a, name(x))`, `Some(name)`, `assert!(name(x))`);
+ * - in Go, a list met by an operator, a `.`, a closing bracket or a quote is an expression list (`f(&buf, name)`,
+ *   `a, b = x, name`), never the identifier list of a declaration, unless a `:=` follows on the line;
+ * - in Rust, `use a::{b, name}` imports.
+ */
+function mayDeclareInList(text: string, before: number, lineStart: number, end: number, grammar: string): boolean {
+  let index = before;
+  while (index >= lineStart) {
+    const code = text.charCodeAt(index);
+    if (code !== 44 && !isSpaceCode(code) && !isWordCode(code)) break;
+    index--;
+  }
+  if (index < lineStart) return true;
+  const code = text.charCodeAt(index);
+  if (code === 40 /* ( */) {
+    if (grammar === 'go') {
+      const word = wordBefore(text, index, lineStart);
+      return word === 'var' || word === 'const' || word === 'type';
+    }
+    // Rust: nested brackets answer as the outermost one (`let ((a, b), c)`, `assert!((name(x)))`).
+    for (;;) {
+      const word = wordBefore(text, index, lineStart);
+      if (word !== '') return word === 'let';
+      let previous = index - 1;
+      while (previous >= lineStart && isSpaceCode(text.charCodeAt(previous))) previous--;
+      if (previous < lineStart) return true;
+      const outer = text.charCodeAt(previous);
+      if (outer !== 40) return outer !== 33 /* ! */;
+      index = previous;
+    }
+  }
+  if (grammar === 'rust') return !(code === 123 /* { */ && text.charCodeAt(index - 1) === 58 && text.charCodeAt(index - 2) === 58);
+  if (!GO_EXPRESSION_LIST_NEIGHBOURS.includes(text[index]!)) return true;
+  // The parse takes any list before `:=` for a short variable declaration, even an invalid one (`a[0], name := 1, 2`).
+  return lineRestNear(text, end)?.includes(':=') ?? true;
+}
+
+/** What may come right before a Go comma list that is an expression list, never a declaration's identifier list. */
+const GO_EXPRESSION_LIST_NEIGHBOURS = '&.)]"`\'=+-!<>|^%[';
+
+/** Words that a Python declaration name may follow on its line: `def name`, `class name`, `type name = ...`. */
+const PYTHON_DECLARING_WORDS: ReadonlySet<string> = new Set(['def', 'class', 'type']);
+
+/** How far back a Python name's enclosing list is looked for. */
+const PYTHON_LIST_LOOKBACK = 4096;
+
+/**
+ * True when the Python name whose preceding character is at `before` sits in a bracketed list that cannot hold an
+ * assignment target: walking back over words, commas and line breaks (no string, comment or operator on the way) to a
+ * `(` or `[` that follows a word, a `)` or a `]` (arguments, parameters, bases, a subscript, `for (…) in`), or to the
+ * `(` of `from module import (`. The line of that bracket must hold no `#` or quote before it, or the bracket could sit
+ * in a comment or a string.
+ */
+function inPythonArgumentsOrImports(text: string, before: number): boolean {
+  let index = before;
+  const limit = Math.max(0, before - PYTHON_LIST_LOOKBACK);
+  let crossedLine = false;
+  for (; index >= limit; index--) {
+    const code = text.charCodeAt(index);
+    if (code === 10 || code === 13) crossedLine = true;
+    else if (code !== 44 && !isSpaceCode(code) && !isWordCode(code)) break;
+  }
+  if (index < limit) return false;
+  const bracket = text.charCodeAt(index);
+  if (bracket !== 40 /* ( */ && bracket !== 91 /* [ */) return false;
+  const bracketLineStart = lineStartNear(text, index);
+  if (bracketLineStart < 0) return false;
+  const head = text.slice(bracketLineStart, index);
+  if (crossedLine && /[#'"]/.test(head)) return false;
+  const word = wordBefore(text, index, bracketLineStart);
+  if (word === 'import') return bracket === 40 && /^[ \t]*from[ \t]/.test(head) && !/[#'"]/.test(head);
+  if (word !== '') return true;
+  const previous = head.trimEnd();
+  return previous.endsWith(')') || previous.endsWith(']');
+}
+
+/** Operators a Python declaration name never follows (a `*` may: `*rest, = items`). */
+const NOT_BEFORE_PYTHON_DECLARATION = '/+-%<>!~^|&@';
+/** Characters before an `=` that make it a comparison or an assignment that takes a value (`==`, `!=`, `+=`, `:=`). */
+const COMPOUND_ASSIGNMENT_OR_COMPARISON = '=!<>:+-*/%&|^@';
+
+/**
+ * Python declares a name after `def`, `class` or `type`, or as an assignment target: a target starts its statement or
+ * follows `(`, `[`, `,`, `*`, `=`, `:` or `;`, never a word, a quote or a `.`, and is followed by `=` (not `==`), `:`, `,`,
+ * `)`, `]`, a comment or the end of the line, never by `(`, `.`, `[` or an operator.
+ */
+function mayBePythonDeclarationName(text: string, before: number, lineStart: number, end: number): boolean {
+  if (before >= lineStart) {
+    const code = text.charCodeAt(before);
+    if (isWordCode(code)) return PYTHON_DECLARING_WORDS.has(wordEndingAt(text, before));
+    if (code === 34 /* " */ || code === 39 /* ' */ || code === 46 /* . */ || NOT_BEFORE_PYTHON_DECLARATION.includes(text[before]!)) return false;
+    // `a = name = None` declares both; `a == name`, `a += name`, `(a := name)` take a value.
+    if (code === 61 /* = */ && before > lineStart && COMPOUND_ASSIGNMENT_OR_COMPARISON.includes(text[before - 1]!)) return false;
+  }
+  if (inPythonArgumentsOrImports(text, before >= lineStart ? before : lineStart - 1)) return false;
+  let after = end;
+  while (after < text.length && isSpaceCode(text.charCodeAt(after))) after++;
+  if (after >= text.length) return true;
+  const code = text.charCodeAt(after);
+  if (code === 61 /* = */) return text.charCodeAt(after + 1) !== 61;
+  return code === 58 /* : */ || code === 44 /* , */ || code === 41 /* ) */ || code === 93 /* ] */ || code === 35 /* # */ || code === 92 /* \ */ || code === 10 || code === 13;
 }
 
 /**
  * Grammars where no declaration name follows a `"` on its line: the quote opens a string holding the name, or closes one
  * that nothing but an operator or punctuation may follow. Not JavaScript and TSX (JSX attributes follow `"`), nor Bash.
  */
-const QUOTE_OPENS_NO_DECLARATION: ReadonlySet<string> = new Set(['go', 'rust', 'java', 'typescript', 'python']);
+const QUOTE_OPENS_NO_DECLARATION: ReadonlySet<string> = new Set(['go', 'rust', 'java', 'typescript']);
 /** Grammars where `//` and `/*` open a comment (or sit in a string, or in Python divide): no declaration name follows. */
-const SLASHES_OPEN_NO_DECLARATION: ReadonlySet<string> = new Set(['go', 'rust', 'java', 'javascript', 'typescript', 'tsx', 'python']);
+const SLASHES_OPEN_NO_DECLARATION: ReadonlySet<string> = new Set(['go', 'rust', 'java', 'javascript', 'typescript', 'tsx']);
 
 const SCRIPT_VALUE_KEYWORDS = new Set(['return', 'await', 'yield', 'throw', 'new', 'typeof', 'instanceof']);
 /** Per grammar, reserved words followed by a value, never by a name being declared (none can be a type name there). */
@@ -61,9 +281,8 @@ const VALUE_KEYWORDS: Record<string, ReadonlySet<string> | undefined> = {
   typescript: SCRIPT_VALUE_KEYWORDS,
   tsx: SCRIPT_VALUE_KEYWORDS,
   javascript: SCRIPT_VALUE_KEYWORDS,
-  python: new Set(['return', 'await', 'yield', 'not', 'and', 'or', 'is', 'raise', 'assert', 'del']),
   go: new Set(['return', 'go', 'defer']),
-  rust: new Set(['return']),
+  rust: new Set(['return', 'match', 'if', 'while', 'in', 'as', 'for', 'impl', 'dyn', 'break', 'use', 'where']),
   java: new Set(['return', 'throw', 'new', 'instanceof']),
 };
 
@@ -98,7 +317,7 @@ export function isDeclarationName(spec: SyntaxSpec, node: Node): boolean {
  * change the answer (`definitionsOnly`), one may be a declaration name. `grammar`: the file's grammar, if it has one.
  */
 export function occurrencesNeedParse(text: string, starts: readonly number[], length: number, grammar: string | undefined, definitionsOnly: boolean): boolean {
-  return starts.some((start) => isWordBounded(text, start, length) && (!definitionsOnly || !grammar || mayBeDeclarationName(text, start, grammar)));
+  return starts.some((start) => isWordBounded(text, start, length) && (!definitionsOnly || !grammar || mayBeDeclarationName(text, start, length, grammar)));
 }
 
 /** Classifies each occurrence (UTF-16 start offsets of a `length`-long match) against a parsed tree. */

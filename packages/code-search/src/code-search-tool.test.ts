@@ -360,3 +360,76 @@ describe('hints', () => {
     expect(result.data).toEqual({ results: [], truncated: false, hints: [] });
   });
 });
+
+describe('definition searches through ripgrep’s matching lines', () => {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  let root = '';
+  const lined = createCodeSearchTool({ index: false });
+  const scanned = createCodeSearchTool({ index: false, prefilter: 'scan' });
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'code-search-lines-'));
+    const write = (path: string, content: string | Uint8Array) => {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), content);
+    };
+    for (const [path, content] of Object.entries(fixtureFiles())) write(`fixture/${path}`, content);
+    for (const name of readdirSync(here)) if (name.endsWith('.ts')) write(`sources/${name}`, readFileSync(join(here, name)));
+    // Files whose matching lines never declare the name, beside files that do in ways a line shows poorly.
+    write('only/imports.py', 'from m import Gadget, other\nimport Gadget\nGadget(1)\nx = Gadget.y\n');
+    // One line of a bracketed list cannot tell an import from a target: read, and found to declare nothing.
+    write('kept/imports.py', 'from m import (\n    Gadget,\n    other,\n)\n');
+    write('only/calls.go', 'package p\n\nfunc f() {\n\tio.Copy(&buf, NewGadget(s))\n\tx := T{NewGadget(s)}\n\t// NewGadget\n}\n');
+    write('only/docs.rs', '/// See [`Gadget`].\nfn f() { assert!((Gadget(x))); }\nuse a::{Gadget, b};\n');
+    write('only/big.ts', `x.Gadget;\n${'// filler line\n'.repeat(150_000)}`);
+    write('kept/crlf.py', 'x = 1\r\nGadget = 2\r\n');
+    write('kept/bom.py', '\ufeffGadget = 1\n');
+    write('kept/long.js', `${'var a = 1; '.repeat(500)}function Gadget() {}\n`);
+    write('kept/tuple.py', '(\n    first,\n    Gadget,\n) = pair\n');
+    write('kept/notes.rb', 'class Gadget\nend\n');
+    write('kept/image.bin', Buffer.from([71, 97, 100, 103, 101, 116, 0, 1]));
+  });
+  afterAll(async () => {
+    rmSync(root, { recursive: true, force: true });
+    await lined.close();
+    await scanned.close();
+  });
+
+  it('answers as the pure-JS scan does, and reads only the files where a matching line may declare the name', async () => {
+    const queries = ['Gadget', 'gadget', 'NewGadget', 'mayBeDeclarationName', 'createLiteralMatcher', 'SearchHit', 'languageOfPath', 'grammar', 'text', 'Huge'];
+    let skipped = 0;
+    for (const query of queries) {
+      for (const resultTypes of [['definition'], ['definition', 'path']]) {
+        const args = { query, result_types: resultTypes, max_results: 100 };
+        const reads: string[] = [];
+        const disk = createNodeWorkspace(root);
+        const counted: Workspace = { ...disk, readFile: (path: string) => (reads.push(path), disk.readFile(path)) };
+        const viaLines = await searchWith(counted, args, lined);
+        const viaScan = await searchWith(createNodeWorkspace(root), args, scanned);
+        expect(viaLines.data, `${query} ${resultTypes.join(',')}`).toEqual(viaScan.data);
+        expect(viaLines.output).toBe(viaScan.output);
+        if (query === 'Gadget') {
+          expect(reads.filter((path) => path.startsWith('only/'))).toEqual([]);
+          for (const path of ['kept/crlf.py', 'kept/bom.py', 'kept/long.js', 'kept/tuple.py', 'kept/notes.rb']) expect(reads).toContain(path);
+          expect(viaLines.data?.hints).toEqual(expect.arrayContaining([expect.stringContaining('over 2 MB'), expect.stringContaining('ruby (1 file)')]));
+        }
+        const found = await scannedCount(query);
+        skipped += found - new Set(reads).size;
+      }
+    }
+    // Files holding the query that were never read, over all the searches above (30 when written).
+    expect(skipped).toBeGreaterThan(20);
+  });
+
+  /** How many files hold the query at all (what a search without the line check reads). */
+  async function scannedCount(query: string): Promise<number> {
+    const holding = (dir: string): number =>
+      readdirSync(dir, { withFileTypes: true }).reduce((count, entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return count + holding(path);
+        const content = readFileSync(path, 'latin1');
+        const sensitive = query !== query.toLowerCase();
+        return count + ((sensitive ? content : content.toLowerCase()).includes(query) ? 1 : 0);
+      }, 0);
+    return holding(root);
+  }
+});

@@ -6,7 +6,9 @@ import { extensionOf, resolveFileTypes } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache, DEFAULT_CACHE_SOURCE_CHARS } from './parse-cache.js';
 import { createResultCache, snapshotWorkspace } from './result-cache.js';
-import { createRipgrepPrefilter } from './ripgrep-prefilter.js';
+import { createRipgrepSearches, type RipgrepSearches } from './ripgrep-prefilter.js';
+import { occurrencesNeedParse } from './classify-occurrences.js';
+import { MAX_PARSE_BYTES } from './file-limits.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
 import { comparePaths, walkWorkspace } from './workspace-walker.js';
 import type { IndexedFile } from './index-store.js';
@@ -78,7 +80,8 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
   };
   const choice = options.prefilter ?? 'ripgrep';
   const results = (options.resultCache ?? choice === 'scan') ? createResultCache() : undefined;
-  const prefilter: CandidatePrefilter | undefined = choice === 'scan' ? undefined : choice === 'ripgrep' ? createRipgrepPrefilter() : choice;
+  const ripgrep: RipgrepSearches | undefined = choice === 'ripgrep' ? createRipgrepSearches() : undefined;
+  const prefilter: CandidatePrefilter | undefined = choice === 'scan' ? undefined : (ripgrep?.prefilter ?? (choice as CandidatePrefilter));
   const indexOptions = options.index === false ? undefined : options.index === true || options.index === undefined ? {} : options.index;
   let index: { root: string; symbols: SymbolIndex & ScanSupport } | undefined;
   let closed = false;
@@ -163,6 +166,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
     const identifierQuery = matcher.identifierLike && !args.query.includes('$');
     const syntaxQuery = wantSyntax && identifierQuery;
     const wantPaths = resultTypes.has('path');
+    const definitionsOnly = syntaxQuery && !resultTypes.has('usage') && !resultTypes.has('text');
     let known: Map<string, IndexedFile> | undefined;
     let indexed: IndexLookup | undefined;
     if (symbols && wantContent) {
@@ -188,14 +192,40 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       resumeBuild?.();
     }
 
+    /**
+     * Definitions alone: ripgrep's matching lines show which files may declare the query (the same lexical rules as a
+     * scan's, on one line); the others are not read, but for those over 2 MB, which still count for their hint.
+     */
+    async function definitionCandidates(searches: RipgrepSearches, request: Parameters<CandidatePrefilter>[0]): Promise<ReadonlySet<string> | undefined> {
+      const length = matcher.query.length;
+      const found = await searches.definitionCandidates(request, (path, line) => {
+        const grammar = languageOfPath(path)?.grammar;
+        const starts = matcher.find(line);
+        // A line with no occurrence this search sees (no grammar, or ripgrep matched what it does not): the scan decides.
+        return grammar === undefined || starts.length === 0 || occurrencesNeedParse(line, starts, length, grammar, true);
+      });
+      if (!found) return searches.prefilter(request);
+      const candidates = new Set(found.files);
+      await Promise.all(
+        [...found.noDeclaration].map(async (path) => {
+          const stat = await workspace.lstat(path).catch(() => undefined);
+          if (stat && stat.size <= MAX_PARSE_BYTES) candidates.delete(path);
+        }),
+      );
+      return candidates;
+    }
+
     async function scan(): Promise<ToolResult> {
       const startedAtMs = Date.now();
       const snapshot = useResultCache ? snapshotWorkspace(workspace, start, context.signal).catch(() => undefined) : undefined;
+      const request = { workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, signal: context.signal };
       const prefiltered = indexed
         ? Promise.resolve(new Set(indexed.files.map((file) => file.path)))
-        : wantContent && prefilter
-          ? prefilter({ workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, signal: context.signal })
-          : Promise.resolve(undefined);
+        : definitionsOnly && ripgrep
+          ? definitionCandidates(ripgrep, request)
+          : wantContent && prefilter
+            ? prefilter(request)
+            : Promise.resolve(undefined);
       // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules); with
       // them, the index names the matching paths, else the folder is walked.
       const pathsFromIndex = indexed?.paths;

@@ -69,11 +69,31 @@ describe('extractIdentifiers', () => {
       ['typescript', 'function gadget() {}\nconst s = "gadget"; // gadget\n/* gadget */ const t = { "a": 1, gadget: 2 };\n', ['gadget', 's', 't']],
       ['tsx', 'const v = <A b="x" gadget={1} />; // gadget\nfunction gadget() {}\n', ['gadget', 'v']],
       ['java', 'class A { void gadget() {} String s = "gadget"; /* gadget */ int t; }\n', ['gadget', 's', 't']],
+      // Declarations beside the places the rules rule out: targets in brackets, after `:` or `*`, comment markers in strings.
+      [
+        'python',
+        'from m import (\n    gadget, other,\n)\n(\n    first,\n    second,\n) = pair\n[left, right] = pair\n*rest, = items\nif ok: inline = 1\nx = "#"; after = 2\nannotated: int\na = b = chained = None\ntype Alias = int\ncall(gadget, key=gadget)\n',
+        ['first', 'second', 'left', 'right', 'inline', 'after', 'annotated', 'chained', 'Alias'],
+      ],
+      [
+        'go',
+        'package p\n\nvar (a, gadget = 1, 2)\ntype I interface{ NewGadget() }\ntype S struct{ a, gadget int }\nfunc f(x int) {\n\tfor i, item := range xs {\n\t}\n\tswitch {\n\tdefault: c, d := 1, 2\n\t}\n\ts := "//"; after := 1\n\tvar u /* c */ , w int\n\tio.Copy(&buf, NewGadget(s))\n}\n',
+        ['a', 'gadget', 'NewGadget', 'c', 'd', 'after', 'w'],
+      ],
+      [
+        'rust',
+        'use a::{gadget, other};\nenum E { A, Gadget(u8) }\nfn f() {\n    let ((tx1, rx1), (tx2, rx2)) = pair;\n    let (mut a, ref b) = pair;\n    let s = "//"; let after = 1;\n    assert!((gadget(x)));\n}\nmacro_rules! gadget { () => {} }\n',
+        ['Gadget', 'tx1', 'rx1', 'tx2', 'rx2', 'a', 'b', 'after', 'gadget'],
+      ],
+      // Lines longer than the rules read of them (a minified file's).
+      ['python', `${'a = 1; '.repeat(700)}gadget = 2; (first, second) = pair\n`, ['gadget', 'first', 'second']],
+      ['go', `package p\n\n${'var a = 1; '.repeat(500)}var (b, gadget = 1, 2); func f() { x, y := 1, 2 }\n`, ['gadget', 'x', 'y']],
+      ['rust', `${'const A: u8 = 1; '.repeat(300)}fn f() { let (a, gadget) = pair; }\n`, ['a', 'gadget']],
     ];
     const checked = { definitions: 0, ruledOut: 0 };
     const check = (grammar: GrammarId, text: string, tree: NonNullable<Awaited<ReturnType<typeof parser.parse>>>, label: string) => {
       for (const found of extractIdentifiers(SYNTAX_SPECS[grammar], tree, text)) {
-        const possible = mayBeDeclarationName(text, found.start, grammar);
+        const possible = mayBeDeclarationName(text, found.start, found.name.length, grammar);
         if (found.definition) {
           checked.definitions++;
           expect(possible, `${label}: definition ${found.name} at ${found.start}`).toBe(true);
@@ -97,7 +117,7 @@ describe('extractIdentifiers', () => {
     expect(checked.definitions).toBeGreaterThan(500);
     expect(checked.ruledOut).toBeGreaterThan(500);
     // In a string, a comment or after Python's floor division: ruled out where the grammar allows it. Not ruled out: JSX
-    // attributes follow a quote, Python's `/*` is no comment, Bash and C are left to the parse.
+    // attributes follow a quote, Python's `*` may start a starred target, Bash and C are left to the parse.
     for (const [grammar, text, possible] of [
       ['go', 'x := "gadget"', false],
       ['go', 'x := 1 // gadget', false],
@@ -112,21 +132,69 @@ describe('extractIdentifiers', () => {
       ['python', 'a /*gadget', true],
       ['bash', 'echo "gadget', true],
       ['c', '// gadget', true],
+      // Later on the line than a comment marker, with no quote between: in a comment, or in a string still open.
+      ['rust', '/// See [`gadget`]', false],
+      ['go', 'x := 1 // calls "a" then gadget', true],
+      ['go', 'x := "//" + gadget', true],
+      ['go', 's := "//"; gadget := 1', true],
+      ['python', 'x = 1  # then gadget', false],
+      ['python', 'x = "#"; gadget = 1', true],
+      // Go: in a one-line string.
+      ['go', 't.Errorf("%s: gadget: %s", err)', false],
+      ['go', 'c := \'"\'; gadget := 1', true],
+      // Go and Rust: arguments, expression lists and imports.
+      ['go', 'io.Copy(&buf, gadget(s))', false],
+      ['go', 'f(gadget)', false],
+      ['go', 'var (gadget = 1)', true],
+      ['go', 'x := T{gadget(s)}', false],
+      ['go', 'type I interface{ gadget() }', true],
+      ['go', 'a[0], gadget := 1, 2', true],
+      ['rust', 'assert!((!gadget(x)));', false],
+      ['rust', 'assert!((gadget(x)));', false],
+      ['rust', 'push(a, gadget(x));', false],
+      ['rust', 'let (a, gadget) = pair;', true],
+      ['rust', 'use std::str::{gadget, other};', false],
+      ['rust', 'enum E { A, gadget(u8) }', true],
+      ['rust', 'match gadget(x) {', false],
+      ['rust', 'macro_rules! gadget {', true],
+      // Python: a declaration follows `def`, `class`, `type` or punctuation, and comes before `=`, `:`, `,`, a closing
+      // bracket or the end of its line.
+      ['python', 'from m import gadget', false],
+      ['python', 'import gadget', false],
+      ['python', 'from m import (\n    a, gadget,\n)', false],
+      ['python', 'x = gadget(1)', false],
+      ['python', 'gadget(1)', false],
+      ['python', 'gadget.x = 1', false],
+      ['python', 'gadget[0] = 1', false],
+      ['python', 'gadget += 1', false],
+      ['python', 'if gadget == 1:', false],
+      ['python', 'f(a, gadget)', false],
+      ['python', 'x[a, gadget] = 1', false],
+      ['python', "d = {'gadget': 1}", false],
+      ['python', 'a != gadget', false],
+      ['python', '(y := gadget)', false],
+      ['python', 'def gadget(x):', true],
+      ['python', 'class gadget(Base):', true],
+      ['python', 'gadget = 1', true],
+      ['python', 'gadget: int', true],
+      ['python', 'a, gadget = pair', true],
+      ['python', '(\n    a,\n    gadget,\n) = pair', true],
+      ['python', '# from m import (\na, gadget = pair', true],
     ] as Array<[GrammarId, string, boolean]>) {
-      expect(mayBeDeclarationName(text, text.indexOf('gadget'), grammar), `${grammar}: ${text}`).toBe(possible);
+      expect(mayBeDeclarationName(text, text.indexOf('gadget'), 'gadget'.length, grammar), `${grammar}: ${text}`).toBe(possible);
     }
   });
 });
 
 describe('mayBeDeclarationName', () => {
   it('rules out member access and paths, keeps rest patterns, and leaves C and C++ to the parse', () => {
-    const at = (text: string, grammar = 'typescript') => mayBeDeclarationName(text, text.lastIndexOf('name'), grammar);
+    const at = (text: string, grammar = 'typescript') => mayBeDeclarationName(text, text.lastIndexOf('name'), 'name'.length, grammar);
     expect([at('x.name'), at('x . name'), at('x?.name'), at('a.name', 'go'), at('a::name', 'rust'), at('a::name', 'java'), at('self.name', 'python')]).toEqual(Array(7).fill(false));
     expect([at('...name'), at('a::name', 'cpp'), at('s.name', 'c'), at('p->name', 'cpp'), at('name'), at('x.\nname'), at('let name'), at('a > name'), at('a: name'), at('name::f()', 'rust'), at('name: u8', 'rust')]).toEqual(Array(11).fill(true));
   });
 
   it('rules out values after an assignment, a comparison or a value keyword, where the language cannot declare there', () => {
-    const at = (text: string, grammar = 'typescript') => mayBeDeclarationName(text, text.lastIndexOf('name'), grammar);
+    const at = (text: string, grammar = 'typescript') => mayBeDeclarationName(text, text.lastIndexOf('name'), 'name'.length, grammar);
     const values = [at('x = name'), at('a === name'), at('x := name', 'go'), at('return name', 'go'), at('go name()', 'go'), at('new name()'), at('await name'), at('not name', 'python'), at('return name', 'rust'), at('int x = name', 'java')];
     expect(values).toEqual(Array(values.length).fill(false));
     // Python declares every target of a chained assignment; Bash's a=name is one word; `go` is a Java type name.
