@@ -128,8 +128,9 @@ function inLineComment(text: string, lineStart: number, start: number, grammar: 
   const comment = LINE_COMMENT[grammar];
   if (comment === undefined) return false;
   const { marker, quotes } = comment;
-  const at = text.lastIndexOf(marker, start - marker.length);
-  if (at < lineStart) return false;
+  const found = text.slice(lineStart, start).lastIndexOf(marker);
+  if (found < 0) return false;
+  const at = lineStart + found;
   for (let index = at + marker.length; index < start; index++) {
     if (quotes.includes(text[index]!)) return false;
     if (text.charCodeAt(index) === 42 /* * */ && text.charCodeAt(index + 1) === 47 /* / */) return false;
