@@ -52,6 +52,7 @@ export function mayBeDeclarationName(text: string, start: number, length: number
   if (code === 34 /* " */ && QUOTE_OPENS_NO_DECLARATION.has(grammar)) return false;
   if (previous === 47 /* / */ && (code === 47 || code === 42) /* * */ && SLASHES_OPEN_NO_DECLARATION.has(grammar)) return false;
   if (code === 46 /* . */) return previous === 46;
+  if (grammar === 'rust' && !mayBeRustDeclarationName(text, before, windowStart, start + length)) return false;
   if (code === 58 /* : */) return previous !== 58;
   // A value after an assignment or a comparison (`x = name`, `x := name`, `a == name`); Bash's `a=name` is one word.
   if (code === 61 /* = */) return grammar === 'bash';
@@ -192,7 +193,8 @@ function mayDeclareInList(text: string, before: number, lineStart: number, end: 
       while (previous >= lineStart && isSpaceCode(text.charCodeAt(previous))) previous--;
       if (previous < lineStart) return true;
       const outer = text.charCodeAt(previous);
-      if (outer !== 40) return outer !== 33 /* ! */;
+      // Only a tuple pattern nested in a list (`let (a, (b, name))`) may follow anything but `let` or `(`.
+      if (outer !== 40) return outer === 44 /* , */;
       index = previous;
     }
   }
@@ -200,6 +202,37 @@ function mayDeclareInList(text: string, before: number, lineStart: number, end: 
   if (!GO_EXPRESSION_LIST_NEIGHBOURS.includes(text[index]!)) return true;
   // The parse takes any list before `:=` for a short variable declaration, even an invalid one (`a[0], name := 1, 2`).
   return lineRestNear(text, end)?.includes(':=') ?? true;
+}
+
+/** What a Rust declared name never follows: a type or a value comes there (`x: Vec<T>`, `-> Vec`, `<Vec<T>>`, `&Vec`, `[Vec<T>; 2]`, `=> name`). */
+const RUST_TYPE_OR_VALUE_BEFORE = ':<>&[';
+/** The Rust items that take generic parameters after their name (`struct Vec<T>`). */
+const RUST_GENERIC_ITEMS: ReadonlySet<string> = new Set(['struct', 'enum', 'union', 'trait', 'type', 'fn']);
+
+/**
+ * Rust: false after `:`, `<`, `>`, `&` or `[`; after `&mut` or `*mut` (a reference or pointer type, not `let mut name`);
+ * and before `<` unless the name follows an item keyword (only items take generic parameters).
+ */
+function mayBeRustDeclarationName(text: string, before: number, lineStart: number, end: number): boolean {
+  if (before >= lineStart) {
+    if (RUST_TYPE_OR_VALUE_BEFORE.includes(text[before]!)) return false;
+    if (isWordCode(text.charCodeAt(before)) && wordEndingAt(text, before) === 'mut') {
+      let previous = before - 3;
+      while (previous >= lineStart && isSpaceCode(text.charCodeAt(previous))) previous--;
+      // `&'a mut name`: past the lifetime.
+      if (previous >= lineStart && isWordCode(text.charCodeAt(previous))) {
+        const word = wordEndingAt(text, previous);
+        if (text.charCodeAt(previous - word.length) === 39 /* ' */) previous -= word.length + 1;
+        while (previous >= lineStart && isSpaceCode(text.charCodeAt(previous))) previous--;
+      }
+      if (previous >= lineStart && (text.charCodeAt(previous) === 38 /* & */ || text.charCodeAt(previous) === 42) /* * */) return false;
+    }
+  }
+  let after = end;
+  while (after < text.length && isSpaceCode(text.charCodeAt(after))) after++;
+  // At the start of a line the keyword may end the line before (`pub struct\n    Vec<T>`).
+  if (text.charCodeAt(after) === 60 /* < */) return before < lineStart || RUST_GENERIC_ITEMS.has(wordBefore(text, before + 1, lineStart));
+  return true;
 }
 
 /** What may come right before a Go comma list that is an expression list, never a declaration's identifier list. */
@@ -252,6 +285,8 @@ const COMPOUND_ASSIGNMENT_OR_COMPARISON = '=!<>:+-*/%&|^@';
  * `)`, `]`, a comment or the end of the line, never by `(`, `.`, `[` or an operator.
  */
 function mayBePythonDeclarationName(text: string, before: number, lineStart: number, end: number): boolean {
+  // After a backslash that joins the line to the one before (`def \`), the line's start tells nothing.
+  if (before < lineStart && lineStart > 0 && /\\\r?\n$/.test(text.slice(Math.max(0, lineStart - 3), lineStart))) return true;
   if (before >= lineStart) {
     const code = text.charCodeAt(before);
     if (isWordCode(code)) return PYTHON_DECLARING_WORDS.has(wordEndingAt(text, before));
@@ -283,7 +318,7 @@ const VALUE_KEYWORDS: Record<string, ReadonlySet<string> | undefined> = {
   tsx: SCRIPT_VALUE_KEYWORDS,
   javascript: SCRIPT_VALUE_KEYWORDS,
   go: new Set(['return', 'go', 'defer']),
-  rust: new Set(['return', 'match', 'if', 'while', 'in', 'as', 'for', 'impl', 'dyn', 'break', 'use', 'where']),
+  rust: new Set(['return', 'match', 'if', 'while', 'in', 'as', 'for', 'impl', 'dyn', 'break', 'use', 'where', 'box', 'move']),
   java: new Set(['return', 'throw', 'new', 'instanceof']),
 };
 

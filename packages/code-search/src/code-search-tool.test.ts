@@ -375,7 +375,7 @@ describe('definition searches through ripgrep’s matching lines', () => {
     for (const [path, content] of Object.entries(fixtureFiles())) write(`fixture/${path}`, content);
     for (const name of readdirSync(here)) if (name.endsWith('.ts')) write(`sources/${name}`, readFileSync(join(here, name)));
     // Files whose matching lines never declare the name, beside files that do in ways a line shows poorly.
-    write('only/imports.py', 'from m import Gadget, other\nimport Gadget\nGadget(1)\nx = Gadget.y\n');
+    write('only/imports.py', 'from m import Gadget, other\nimport Gadget\nx = Gadget(1)\nx = Gadget.y\n');
     // One line of a bracketed list cannot tell an import from a target: read, and found to declare nothing.
     write('kept/imports.py', 'from m import (\n    Gadget,\n    other,\n)\n');
     write('only/calls.go', 'package p\n\nfunc f() {\n\tio.Copy(&buf, NewGadget(s))\n\tx := T{NewGadget(s)}\n\t// NewGadget\n}\n');
@@ -386,6 +386,8 @@ describe('definition searches through ripgrep’s matching lines', () => {
     write('kept/long.js', `${'var a = 1; '.repeat(500)}function Gadget() {}\n`);
     write('kept/tuple.py', '(\n    first,\n    Gadget,\n) = pair\n');
     write('kept/notes.rb', 'class Gadget\nend\n');
+    write('kept/joined.py', 'def \\\n    Gadget(x):\n    pass\n');
+    write('only/types.rs', 'fn f(x: &mut Gadget) -> Vec<Gadget> { let v: [Gadget; 2] = g::<Gadget<u8>>(); }\n');
     write('kept/image.bin', Buffer.from([71, 97, 100, 103, 101, 116, 0, 1]));
   });
   afterAll(async () => {
@@ -409,7 +411,8 @@ describe('definition searches through ripgrep’s matching lines', () => {
         expect(viaLines.output).toBe(viaScan.output);
         if (query === 'Gadget') {
           expect(reads.filter((path) => path.startsWith('only/'))).toEqual([]);
-          for (const path of ['kept/crlf.py', 'kept/bom.py', 'kept/long.js', 'kept/tuple.py', 'kept/notes.rb']) expect(reads).toContain(path);
+          for (const path of ['kept/crlf.py', 'kept/bom.py', 'kept/long.js', 'kept/tuple.py', 'kept/notes.rb', 'kept/joined.py']) expect(reads).toContain(path);
+          expect(hitsOf(viaLines).map(brief)).toContain('definition kept/joined.py:2:5');
           expect(viaLines.data?.hints).toEqual(expect.arrayContaining([expect.stringContaining('over 2 MB'), expect.stringContaining('ruby (1 file)')]));
         }
         const found = await scannedCount(query);

@@ -66,6 +66,9 @@ function respond(query: string, outcome: SearchOutcome): ToolResult {
   return okResult(output, { results: outcome.results, truncated: outcome.truncated, hints: outcome.hints });
 }
 
+/** What a line from ripgrep is read after (see definitionCandidates). */
+const JOINED_LINE = '\\\n';
+
 /** Creates the code_search tool: literal scan, tree-sitter classification, parse cache shared across calls. */
 export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeSearchTool {
   const parser = createSyntaxParser(options.grammarSource ?? nodeGrammarSource);
@@ -200,9 +203,12 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       const length = matcher.query.length;
       const found = await searches.definitionCandidates(request, (path, line) => {
         const grammar = languageOfPath(path)?.grammar;
-        const starts = matcher.find(line);
+        // A line alone does not show how the line before it ended: it is read as following a line that a backslash joins
+        // to it (in Python, `def \` then the name), which the rules take as telling nothing.
+        const joined = `${JOINED_LINE}${line}`;
+        const starts = matcher.find(joined);
         // A line with no occurrence this search sees (no grammar, or ripgrep matched what it does not): the scan decides.
-        return grammar === undefined || starts.length === 0 || occurrencesNeedParse(line, starts, length, grammar, true);
+        return grammar === undefined || starts.length === 0 || occurrencesNeedParse(joined, starts, length, grammar, true);
       });
       if (!found) return searches.prefilter(request);
       const candidates = new Set(found.files);

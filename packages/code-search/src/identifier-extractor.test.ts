@@ -85,6 +85,11 @@ describe('extractIdentifiers', () => {
         'use a::{gadget, other};\nenum E { A, Gadget(u8) }\nfn f() {\n    let ((tx1, rx1), (tx2, rx2)) = pair;\n    let (mut a, ref b) = pair;\n    let s = "//"; let after = 1;\n    assert!((gadget(x)));\n}\nmacro_rules! gadget { () => {} }\n',
         ['Gadget', 'tx1', 'rx1', 'tx2', 'rx2', 'a', 'b', 'after', 'gadget'],
       ],
+      [
+        'rust',
+        'pub struct\n    Gadget<T> { inner: Vec<T>, }\nfn f(buf: &mut Vec<u8>) -> Vec<u8> {\n    let mut out: Vec<u8> = Vec::new();\n    let (left, (mid, right)): (Vec<u8>, (u8, u8)) = g();\n}\n',
+        ['Gadget', 'inner', 'out', 'left', 'mid', 'right'],
+      ],
       // Lines longer than the rules read of them (a minified file's).
       ['python', `${'a = 1; '.repeat(700)}gadget = 2; (first, second) = pair\n`, ['gadget', 'first', 'second']],
       ['go', `package p\n\n${'var a = 1; '.repeat(500)}var (b, gadget = 1, 2); func f() { x, y := 1, 2 }\n`, ['gadget', 'x', 'y']],
@@ -157,6 +162,19 @@ describe('extractIdentifiers', () => {
       ['rust', 'enum E { A, gadget(u8) }', true],
       ['rust', 'match gadget(x) {', false],
       ['rust', 'macro_rules! gadget {', true],
+      ['rust', 'fn f(x: gadget<u8>) -> gadget<u8> {', false],
+      ['rust', 'let v: Vec<gadget> = x.collect::<gadget<_>>();', false],
+      ['rust', 'fn f(buf: &mut gadget) {}', false],
+      ['rust', "fn f<'a>(buf: &'a mut gadget) {}", false],
+      ['rust', 'let p = x as *mut gadget;', false],
+      ['rust', 'let v: [gadget; 2] = y;', false],
+      ['rust', 'let v = box gadget::new();', false],
+      ['rust', 'let (a, b): (gadget, u8) = pair;', false],
+      ['rust', 'let mut gadget = 1;', true],
+      ['rust', 'pub struct gadget<T> {', true],
+      ['rust', 'pub struct\n    gadget<T> {', true],
+      ['rust', '    gadget<String>,', true],
+      ['rust', 'let (a, (b, gadget)) = pair;', true],
       // Python: a declaration follows `def`, `class`, `type` or punctuation, and comes before `=`, `:`, `,`, a closing
       // bracket or the end of its line.
       ['python', 'from m import gadget', false],
@@ -180,6 +198,7 @@ describe('extractIdentifiers', () => {
       ['python', 'a, gadget = pair', true],
       ['python', '(\n    a,\n    gadget,\n) = pair', true],
       ['python', '# from m import (\na, gadget = pair', true],
+      ['python', 'def \\\n    gadget(x):', true],
     ] as Array<[GrammarId, string, boolean]>) {
       expect(mayBeDeclarationName(text, text.indexOf('gadget'), 'gadget'.length, grammar), `${grammar}: ${text}`).toBe(possible);
     }
