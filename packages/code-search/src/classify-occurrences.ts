@@ -25,7 +25,7 @@ export function isWordBounded(text: string, start: number, length: number): bool
  * - as a value: after an `=` (`x = name`, `x := name`, `a == name`; Bash's `a=name` is one word), or a keyword followed
  *   by a value (`return name`, `new name`, `go name()`, `match name`);
  * - in Go and Rust argument lists, Go expression lists and Rust `use` lists (see mayDeclareInList), and in Go's
- *   `T{name(x)}`; after Rust's `!` (but `macro_rules! name`);
+ *   `T{name(x)}`; after Rust's `!` (but `macro_rules! name`) and in Rust type positions (see mayBeRustDeclarationName);
  * - in Python, everywhere but after `def`, `class`, `type` or punctuation that may start a target, and before `=`, `:`,
  *   `,`, a closing bracket, a comment or the end of the line (see mayBePythonDeclarationName).
  *
