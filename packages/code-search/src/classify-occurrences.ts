@@ -41,8 +41,7 @@ export function mayBeDeclarationName(text: string, start: number, length: number
   const cut = lineStart < 0;
   const windowStart = cut ? start - LINE_WINDOW : lineStart;
   if (inLineComment(text, windowStart, start, grammar) || (!cut && inOneLineString(text, lineStart, start, grammar))) return false;
-  let before = start - 1;
-  while (before >= windowStart && (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9)) before--;
+  const before = skipSpacesBack(text, start - 1, windowStart);
   if (cut && before < windowStart) return true;
   if (grammar === 'python') return mayBePythonDeclarationName(text, before, windowStart, start + length);
   if (before < windowStart) return true;
@@ -62,7 +61,7 @@ export function mayBeDeclarationName(text: string, start: number, length: number
   if ((code === 40 /* ( */ || code === 44) /* , */ && (grammar === 'go' || grammar === 'rust')) return mayDeclareInList(text, before, windowStart, start + length, grammar);
   if (code === 123 /* { */) {
     // Rust's `use a::{name}` imports.
-    if (grammar === 'rust') return !(text.charCodeAt(before - 1) === 58 && text.charCodeAt(before - 2) === 58);
+    if (grammar === 'rust') return !opensRustUseList(text, before);
     // Go's `T{name(x)}` and `if c {name(x)}` call: only an interface's method or a struct's field names a declaration there.
     if (grammar === 'go' && text.charCodeAt(start + length) === 40) {
       const word = wordBefore(text, before, windowStart);
@@ -95,6 +94,23 @@ function isSpaceCode(code: number): boolean {
   return code === 32 || code === 9;
 }
 
+/** The last position at or before `index` that holds no space or tab, or lineStart - 1 when the line has none there. */
+function skipSpacesBack(text: string, index: number, lineStart: number): number {
+  while (index >= lineStart && isSpaceCode(text.charCodeAt(index))) index--;
+  return index;
+}
+
+/** The first position at or after `index` that holds no space or tab (the text's length when none does). */
+function skipSpacesForward(text: string, index: number): number {
+  while (index < text.length && isSpaceCode(text.charCodeAt(index))) index++;
+  return index;
+}
+
+/** True when the `{` at `brace` opens a Rust `use a::{…}` list. */
+function opensRustUseList(text: string, brace: number): boolean {
+  return text.charCodeAt(brace - 1) === 58 && text.charCodeAt(brace - 2) === 58;
+}
+
 /** The word (letters, digits, `_`) that ends at `end` (inclusive). */
 function wordEndingAt(text: string, end: number): string {
   let wordStart = end;
@@ -104,8 +120,7 @@ function wordEndingAt(text: string, end: number): string {
 
 /** The word before `position` on its line, spaces skipped; '' when something else comes first. */
 function wordBefore(text: string, position: number, lineStart: number): string {
-  let end = position - 1;
-  while (end >= lineStart && isSpaceCode(text.charCodeAt(end))) end--;
+  const end = skipSpacesBack(text, position - 1, lineStart);
   return end >= lineStart && isWordCode(text.charCodeAt(end)) ? wordEndingAt(text, end) : '';
 }
 
@@ -189,8 +204,7 @@ function mayDeclareInList(text: string, before: number, lineStart: number, end: 
     for (;;) {
       const word = wordBefore(text, index, lineStart);
       if (word !== '') return word === 'let';
-      let previous = index - 1;
-      while (previous >= lineStart && isSpaceCode(text.charCodeAt(previous))) previous--;
+      const previous = skipSpacesBack(text, index - 1, lineStart);
       if (previous < lineStart) return true;
       const outer = text.charCodeAt(previous);
       // Only a tuple pattern nested in a list (`let (a, (b, name))`) may follow anything but `let` or `(`.
@@ -198,7 +212,7 @@ function mayDeclareInList(text: string, before: number, lineStart: number, end: 
       index = previous;
     }
   }
-  if (grammar === 'rust') return !(code === 123 /* { */ && text.charCodeAt(index - 1) === 58 && text.charCodeAt(index - 2) === 58);
+  if (grammar === 'rust') return !(code === 123 /* { */ && opensRustUseList(text, index));
   if (!GO_EXPRESSION_LIST_NEIGHBOURS.includes(text[index]!)) return true;
   // The parse takes any list before `:=` for a short variable declaration, even an invalid one (`a[0], name := 1, 2`).
   return lineRestNear(text, end)?.includes(':=') ?? true;
@@ -217,21 +231,17 @@ function mayBeRustDeclarationName(text: string, before: number, lineStart: numbe
   if (before >= lineStart) {
     if (RUST_TYPE_OR_VALUE_BEFORE.includes(text[before]!)) return false;
     if (isWordCode(text.charCodeAt(before)) && wordEndingAt(text, before) === 'mut') {
-      let previous = before - 3;
-      while (previous >= lineStart && isSpaceCode(text.charCodeAt(previous))) previous--;
+      let previous = skipSpacesBack(text, before - 3, lineStart);
       // `&'a mut name`: past the lifetime.
       if (previous >= lineStart && isWordCode(text.charCodeAt(previous))) {
         const word = wordEndingAt(text, previous);
-        if (text.charCodeAt(previous - word.length) === 39 /* ' */) previous -= word.length + 1;
-        while (previous >= lineStart && isSpaceCode(text.charCodeAt(previous))) previous--;
+        if (text.charCodeAt(previous - word.length) === 39 /* ' */) previous = skipSpacesBack(text, previous - word.length - 1, lineStart);
       }
       if (previous >= lineStart && (text.charCodeAt(previous) === 38 /* & */ || text.charCodeAt(previous) === 42) /* * */) return false;
     }
   }
-  let after = end;
-  while (after < text.length && isSpaceCode(text.charCodeAt(after))) after++;
   // At the start of a line the keyword may end the line before (`pub struct\n    Vec<T>`).
-  if (text.charCodeAt(after) === 60 /* < */) return before < lineStart || RUST_GENERIC_ITEMS.has(wordBefore(text, before + 1, lineStart));
+  if (text.charCodeAt(skipSpacesForward(text, end)) === 60 /* < */) return before < lineStart || RUST_GENERIC_ITEMS.has(wordBefore(text, before + 1, lineStart));
   return true;
 }
 
@@ -266,9 +276,10 @@ function inPythonArgumentsOrImports(text: string, before: number): boolean {
   const bracketLineStart = lineStartNear(text, index);
   if (bracketLineStart < 0) return false;
   const head = text.slice(bracketLineStart, index);
-  if (crossedLine && /[#'"]/.test(head)) return false;
+  const headIsCode = !/[#'"]/.test(head);
+  if (crossedLine && !headIsCode) return false;
   const word = wordBefore(text, index, bracketLineStart);
-  if (word === 'import') return bracket === 40 && /^[ \t]*from[ \t]/.test(head) && !/[#'"]/.test(head);
+  if (word === 'import') return bracket === 40 && /^[ \t]*from[ \t]/.test(head) && headIsCode;
   if (word !== '') return true;
   const previous = head.trimEnd();
   return previous.endsWith(')') || previous.endsWith(']');
@@ -295,8 +306,7 @@ function mayBePythonDeclarationName(text: string, before: number, lineStart: num
     if (code === 61 /* = */ && before > lineStart && COMPOUND_ASSIGNMENT_OR_COMPARISON.includes(text[before - 1]!)) return false;
   }
   if (inPythonArgumentsOrImports(text, before >= lineStart ? before : lineStart - 1)) return false;
-  let after = end;
-  while (after < text.length && isSpaceCode(text.charCodeAt(after))) after++;
+  const after = skipSpacesForward(text, end);
   if (after >= text.length) return true;
   const code = text.charCodeAt(after);
   if (code === 61 /* = */) return text.charCodeAt(after + 1) !== 61;
@@ -308,7 +318,7 @@ function mayBePythonDeclarationName(text: string, before: number, lineStart: num
  * that nothing but an operator or punctuation may follow. Not JavaScript and TSX (JSX attributes follow `"`), nor Bash.
  */
 const QUOTE_OPENS_NO_DECLARATION: ReadonlySet<string> = new Set(['go', 'rust', 'java', 'typescript']);
-/** Grammars where `//` and `/*` open a comment (or sit in a string, or in Python divide): no declaration name follows. */
+/** Grammars where `//` and `/*` open a comment (or sit in a string): no declaration name follows. */
 const SLASHES_OPEN_NO_DECLARATION: ReadonlySet<string> = new Set(['go', 'rust', 'java', 'javascript', 'typescript', 'tsx']);
 
 const SCRIPT_VALUE_KEYWORDS = new Set(['return', 'await', 'yield', 'throw', 'new', 'typeof', 'instanceof']);
