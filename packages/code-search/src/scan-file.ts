@@ -1,8 +1,9 @@
-import { occurrencesNeedParse, type OccurrenceKind } from './classify-occurrences.js';
+import { mayBeDeclarationName, occurrencesNeedParse, type OccurrenceKind } from './classify-occurrences.js';
 import type { ResultType } from './code-search-schema.js';
 import { isBinary, MAX_PARSE_BYTES } from './file-limits.js';
 import { languageOfPath, type GrammarId } from './language-table.js';
 import { createLineIndex, type LineIndex } from './line-index.js';
+import { hasLexicalKinds, lexicalKinds } from './lexical-kinds.js';
 import type { LiteralMatcher } from './literal-matcher.js';
 import type { SearchHit } from './search-hit.js';
 import { makeSnippet } from './snippet.js';
@@ -29,6 +30,8 @@ export interface FileFacts {
   largeOnly?: boolean;
   /** UTF-16 starts of the query's occurrences; empty when it holds none. */
   starts: number[];
+  /** Their kinds as a lexical scan tells them (Go, Rust, Python), undefined where only a parse can: these win over a parse's. */
+  lexical?: Array<OccurrenceKind | undefined>;
   /** Whether telling them apart needs a parse: with every kind still open, and when only definitions can change the answer. */
   needsParse: { all: boolean; definitionsOnly: boolean };
   /** Over 2 MB: never parsed. */
@@ -50,8 +53,8 @@ export interface FileScan {
   noGrammar?: string;
   /** Its grammar could not be loaded. */
   failedGrammar?: string;
-  /** How its occurrences were told apart, when they had to be. */
-  classifiedBy?: 'parse' | 'cachedTree' | 'index';
+  /** How its occurrences were told apart, when they had to be: `lexical` without a parse. */
+  classifiedBy?: 'parse' | 'cachedTree' | 'index' | 'lexical';
   /** Its results in text order, at most `room` of each kind. */
   hits: Array<Omit<SearchHit, 'path'>>;
   /** Kinds that had more occurrences here than `room`. */
@@ -103,11 +106,30 @@ function readFacts(path: string, bytes: Uint8Array, matcher: LiteralMatcher, res
   if (facts.starts.length === 0 || !matcher.identifierLike) return { facts, text };
   const grammar = languageOfPath(path)?.grammar;
   const length = matcher.query.length;
+  if (hasLexicalKinds(grammar) && !facts.oversize) {
+    // Where the lexical scan is certain, no parse is needed; with definitions alone, only where a declaration name may stand.
+    const lexical = lexicalKinds(text, facts.starts, length, grammar!);
+    facts.lexical = lexical;
+    facts.needsParse = {
+      all: lexical.includes(undefined),
+      definitionsOnly: facts.starts.some((start, at) => lexical[at] === undefined && mayBeDeclarationName(text, start, length, grammar!)),
+    };
+    return { facts, text };
+  }
   facts.needsParse = {
     all: occurrencesNeedParse(text, facts.starts, length, grammar, false),
     definitionsOnly: occurrencesNeedParse(text, facts.starts, length, grammar, true),
   };
   return { facts, text };
+}
+
+/**
+ * The kinds of a file's occurrences: the lexical scan's where it is certain (in a file the parse reads with errors, its
+ * recovery may take a comment for code), the parse's elsewhere; without a parse, `text` where the scan cannot tell.
+ */
+function mergeKinds(lexical: ReadonlyArray<OccurrenceKind | undefined> | undefined, parsed: readonly OccurrenceKind[] | undefined): OccurrenceKind[] | undefined {
+  if (!lexical) return parsed ? [...parsed] : undefined;
+  return lexical.map((kind, at) => kind ?? parsed?.[at] ?? 'text');
 }
 
 /** Locates the occurrence at position `at` of `starts` in `text`. */
@@ -156,12 +178,15 @@ async function decideFile(
     if (facts.oversize) scan.large = true;
     else {
       const classified = await classify(language.grammar);
-      kinds = classified.kinds;
+      kinds = classified.kinds && mergeKinds(facts.lexical, classified.kinds);
       scan.classifiedBy = classified.classifiedBy;
       if (!kinds) scan.failedGrammar = language.name;
     }
   } else if (needsParse && language?.codeWithoutGrammar) {
     scan.noGrammar = language.name;
+  } else if (facts.lexical) {
+    kinds = mergeKinds(facts.lexical, undefined);
+    if (kinds!.includes('usage')) scan.classifiedBy = 'lexical';
   }
   const taken: Record<ContentType, number> = { definition: 0, usage: 0, text: 0 };
   for (let at = 0; at < starts.length; at++) {
@@ -222,7 +247,8 @@ export async function readFileFacts(
     facts.parsed = classified.kinds ? { kinds: classified.kinds } : { failed: true };
   }
   const locate = locator(text, facts.starts, request.matcher.query.length);
-  const kinds = facts.parsed?.kinds;
+  // As the search will decide them: without a parse, only the lexical scan's usages (its text occurrences show as text anyway).
+  const kinds = facts.parsed ? (facts.parsed.kinds && mergeKinds(facts.lexical, facts.parsed.kinds)) : facts.lexical?.map((kind) => kind ?? 'text');
   const { resultTypes, maxResults } = request;
   // Unparsed (or parsed but not needed by the search), every occurrence shows as text: only when text is wanted and open.
   const asText = open('text') ? maxResults : 0;

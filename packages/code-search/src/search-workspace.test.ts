@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryWorkspace, type Workspace } from '@toolhost/core';
 import { createNodeWorkspace } from '@toolhost/core/node';
+import { classifyOccurrences } from './classify-occurrences.js';
 import { createSyntaxParser, type SyntaxParser } from './grammar-loader.js';
+import { languageOfPath } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache } from './parse-cache.js';
 import { searchFiles } from './search-workspace.js';
+import { SYNTAX_SPECS } from './syntax-spec.js';
 
 describe('searchFiles', () => {
   const parser = createSyntaxParser();
@@ -46,6 +49,36 @@ describe('searchFiles', () => {
     expect(turns).toBeGreaterThanOrEqual(2);
   });
 
+  it('tells Go, Rust and Python usages from comments and strings without a parse, exactly as the parse does', async () => {
+    const files: Record<string, string> = {
+      'a.go': 'package a\n\n// alpha in a comment\nfunc f() int { return b.alpha("alpha") + g(alpha) }\n',
+      'b.rs': 'fn f() -> u8 {\n    /* alpha */ crate::alpha(r#"alpha"#) + g(alpha)\n}\n',
+      'c.py': 'import m\n\nx = m.alpha("alpha")  # alpha\ny = f(alpha, \'\'\'alpha\n alpha\'\'\')\n',
+      'd.py': 'def alpha():\n    return alpha()\n',
+    };
+    const workspace = createMemoryWorkspace(files);
+    const paths = Object.keys(files);
+    const outcome = await searchFiles(
+      { matcher: createLiteralMatcher('alpha'), files: paths, resultTypes: new Set(['definition', 'usage', 'text'] as const), maxResults: 50 },
+      { workspace, parser, cache: createParseCache() },
+    );
+    // d.py declares the name: only it needs the parse.
+    expect(outcome.stats).toMatchObject({ scanned: 4, parsed: 1, lexical: 3 });
+    const expected: string[] = [];
+    for (const path of paths) {
+      const grammar = languageOfPath(path)!.grammar!;
+      const text = files[path]!;
+      const starts = createLiteralMatcher('alpha').find(text);
+      const tree = (await parser.parse(grammar, text))!;
+      classifyOccurrences(SYNTAX_SPECS[grammar], tree, starts, 'alpha'.length).forEach((kind, at) => expected.push(`${kind} ${path}@${starts[at]}`));
+      tree.delete();
+    }
+    const offset = (path: string, line: number, column: number) => files[path]!.split('\n').slice(0, line - 1).join('\n').length + (line > 1 ? 1 : 0) + column - 1;
+    const found = outcome.results.map((hit) => `${hit.result_type} ${hit.path}@${offset(hit.path, hit.line, hit.column)}`);
+    expect(found.sort()).toEqual(expected.sort());
+    expect(found.filter((hit) => hit.startsWith('usage')).length).toBe(7);
+  });
+
   it('parses a file once and reuses the tree while mtime and size hold; re-parses after an edit', async () => {
     const workspace = createMemoryWorkspace({ 'a.ts': 'export function alpha() {}\nalpha();\n', 'b.md': 'alpha\n' });
     const cache = createParseCache();
@@ -56,13 +89,13 @@ describe('searchFiles', () => {
       maxResults: 20,
     };
     const first = await searchFiles(request, { workspace, parser, cache });
-    expect(first.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0, indexed: 0, assisted: 0 });
+    expect(first.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0, indexed: 0, assisted: 0, lexical: 0 });
     const second = await searchFiles({ ...request, matcher: createLiteralMatcher('alpha') }, { workspace, parser, cache });
-    expect(second.stats).toEqual({ scanned: 2, parsed: 0, cachedTrees: 1, indexed: 0, assisted: 0 });
+    expect(second.stats).toEqual({ scanned: 2, parsed: 0, cachedTrees: 1, indexed: 0, assisted: 0, lexical: 0 });
     expect(second.results).toEqual(first.results);
     await workspace.writeFile('a.ts', new TextEncoder().encode('const alpha = 1;\n'));
     const third = await searchFiles(request, { workspace, parser, cache });
-    expect(third.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0, indexed: 0, assisted: 0 });
+    expect(third.stats).toEqual({ scanned: 2, parsed: 1, cachedTrees: 0, indexed: 0, assisted: 0, lexical: 0 });
     expect(third.results.map((hit) => `${hit.result_type}:${hit.line}:${hit.column}`)).toEqual(['definition:1:7', 'text:1:1']);
     cache.clear();
     expect(cache.size).toBe(0);

@@ -70,8 +70,8 @@ export interface SearchOutcome {
   results: SearchHit[];
   truncated: boolean;
   hints: string[];
-  /** Files whose content was read and scanned, and how many of them were parsed. */
-  stats: { scanned: number; parsed: number; cachedTrees: number; indexed: number; assisted: number };
+  /** Files whose content was read and scanned; how many of them were parsed (here or on the other thread), classified from a cached tree or the index, or told apart by a lexical scan alone. */
+  stats: { scanned: number; parsed: number; cachedTrees: number; indexed: number; assisted: number; lexical: number };
 }
 
 interface Unavailable {
@@ -105,7 +105,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const { workspace, parser, cache } = environment;
   const hits: SearchHit[] = [];
   const counts: Record<ResultType, number> = { definition: 0, usage: 0, text: 0, path: 0 };
-  const stats = { scanned: 0, parsed: 0, cachedTrees: 0, indexed: 0, assisted: 0 };
+  const stats = { scanned: 0, parsed: 0, cachedTrees: 0, indexed: 0, assisted: 0, lexical: 0 };
   const unavailable: Unavailable = { noGrammar: new Map(), large: 0, failedGrammars: new Set() };
   const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
   const wantContent = wantSyntax || resultTypes.has('text');
@@ -214,6 +214,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     if (scan.classifiedBy === 'parse') stats[assisted ? 'assisted' : 'parsed']++;
     else if (scan.classifiedBy === 'cachedTree') stats.cachedTrees++;
     else if (scan.classifiedBy === 'index') stats.indexed++;
+    else if (scan.classifiedBy === 'lexical') stats.lexical++;
     for (const type of scan.overflow) overflow.add(type);
     for (const hit of scan.hits) {
       if (counts[hit.result_type] >= maxResults) overflow.add(hit.result_type);
