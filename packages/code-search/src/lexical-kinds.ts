@@ -295,6 +295,13 @@ const NOT_ALWAYS_IDENTIFIERS: Record<string, ReadonlySet<string> | undefined> = 
   ),
 };
 
+/** True when the word before the `.` at `dot` starts with a digit: a number literal's. */
+function followsNumber(text: string, dot: number): boolean {
+  let index = dot - 1;
+  while (index >= 0 && isWordCode(text.charCodeAt(index))) index--;
+  return index < dot - 1 && isDigitCode(text.charCodeAt(index + 1));
+}
+
 /** True when the word at `start` follows `$name:`, as a Rust macro's fragment specifier (`$x: expr`), which the parse takes for no identifier. */
 function isFragmentSpecifier(text: string, start: number): boolean {
   let index = start - 1;
@@ -338,8 +345,8 @@ export function lexicalKinds(text: string, starts: readonly number[], length: nu
     // (And in Python 2, a backquoted expression: `x`.)
     if (before === SINGLE_QUOTE || before === DOLLAR || before === BACKQUOTE || (before === HASH && grammar === 'rust')) return undefined;
     if (grammar === 'rust' && (isFragmentSpecifier(text, start) || text.charCodeAt(start + length) === HASH)) return undefined;
-    // A number's suffix or exponent after its point (`1.i`, `0x1.p4`), or a field of a tuple field (`t.0.name`).
-    if (before === DOT && isDigitCode(text.charCodeAt(start - 2))) return undefined;
+    // A number's suffix or exponent after its point (`1.i`, `0x1.p4`, `0Xdead.cafep1`), or a field of a tuple field (`t.0.name`).
+    if (before === DOT && followsNumber(text, start - 1)) return undefined;
     return mayBeDeclarationName(text, start, length, grammar) ? undefined : 'usage';
   });
 }
