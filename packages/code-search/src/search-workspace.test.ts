@@ -49,12 +49,13 @@ describe('searchFiles', () => {
     expect(turns).toBeGreaterThanOrEqual(2);
   });
 
-  it('tells Go, Rust and Python usages from comments and strings without a parse, exactly as the parse does', async () => {
+  it('tells Go, Rust and Python occurrences apart without a parse where a lexical scan is certain, exactly as the parse does', async () => {
     const files: Record<string, string> = {
       'a.go': 'package a\n\n// alpha in a comment\nfunc f() int { return b.alpha("alpha") + g(alpha) }\n',
       'b.rs': 'fn f() -> u8 {\n    /* alpha */ crate::alpha(r#"alpha"#) + g(alpha)\n}\n',
       'c.py': 'import m\n\nx = m.alpha("alpha")  # alpha\ny = f(alpha, \'\'\'alpha\n alpha\'\'\')\n',
       'd.py': 'def alpha():\n    return alpha()\n',
+      'e.py': 'alpha = 1\n',
     };
     const workspace = createMemoryWorkspace(files);
     const paths = Object.keys(files);
@@ -62,8 +63,8 @@ describe('searchFiles', () => {
       { matcher: createLiteralMatcher('alpha'), files: paths, resultTypes: new Set(['definition', 'usage', 'text'] as const), maxResults: 50 },
       { workspace, parser, cache: createParseCache() },
     );
-    // d.py declares the name: only it needs the parse.
-    expect(outcome.stats).toMatchObject({ scanned: 4, parsed: 1, lexical: 3 });
+    // `def alpha` declares the name by its line; only e.py's assignment needs the parse.
+    expect(outcome.stats).toMatchObject({ scanned: 5, parsed: 1, lexical: 4 });
     const expected: string[] = [];
     for (const path of paths) {
       const grammar = languageOfPath(path)!.grammar!;
@@ -77,6 +78,7 @@ describe('searchFiles', () => {
     const found = outcome.results.map((hit) => `${hit.result_type} ${hit.path}@${offset(hit.path, hit.line, hit.column)}`);
     expect(found.sort()).toEqual(expected.sort());
     expect(found.filter((hit) => hit.startsWith('usage')).length).toBe(7);
+    expect(found.filter((hit) => hit.startsWith('definition'))).toEqual(['definition d.py@4', 'definition e.py@0']);
   });
 
   it('parses a file once and reuses the tree while mtime and size hold; re-parses after an edit', async () => {
