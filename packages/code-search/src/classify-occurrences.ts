@@ -296,8 +296,17 @@ const COMPOUND_ASSIGNMENT_OR_COMPARISON = '=!<>:+-*/%&|^@';
  * `)`, `]`, a comment or the end of the line, never by `(`, `.`, `[` or an operator.
  */
 function mayBePythonDeclarationName(text: string, before: number, lineStart: number, end: number): boolean {
-  // After a backslash that joins the line to the one before (`def \`), the line's start tells nothing.
-  if (before < lineStart && lineStart > 0 && /\\\r?\n$/.test(text.slice(Math.max(0, lineStart - 3), lineStart))) return true;
+  // After a backslash that joins the line to the one before, the name follows what ends that line (`x = \`, `def \`). A
+  // line holding a `#` or a quote may end in a comment, whose backslash joins nothing; one holding nothing tells nothing
+  // (as the line before a line from ripgrep).
+  while (before < lineStart && lineStart > 0 && /\\\r?\n$/.test(text.slice(Math.max(0, lineStart - 3), lineStart))) {
+    const backslash = text.lastIndexOf('\\', lineStart - 1);
+    const previousStart = text.lastIndexOf('\n', backslash - 1) + 1;
+    if (backslash - previousStart > PYTHON_LIST_LOOKBACK || /[#'"]/.test(text.slice(previousStart, backslash))) return true;
+    before = skipSpacesBack(text, backslash - 1, previousStart);
+    if (before < previousStart) return true;
+    lineStart = previousStart;
+  }
   if (before >= lineStart) {
     const code = text.charCodeAt(before);
     if (isWordCode(code)) return PYTHON_DECLARING_WORDS.has(wordEndingAt(text, before));

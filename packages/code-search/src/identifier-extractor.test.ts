@@ -75,6 +75,8 @@ describe('extractIdentifiers', () => {
         'from m import (\n    gadget, other,\n)\n(\n    first,\n    second,\n) = pair\n[left, right] = pair\n*rest, = items\nif ok: inline = 1\nx = "#"; after = 2\nannotated: int\na = b = chained = None\ntype Alias = int\ncall(gadget, key=gadget)\n',
         ['first', 'second', 'left', 'right', 'inline', 'after', 'annotated', 'chained', 'Alias'],
       ],
+      // Joined lines: the name follows the end of the line before, unless that line may end in a comment.
+      ['python', 'a = \\\n    joined = 1\nx = 1  # see \\\ncommented = 2\ndef \\\n    spread(): pass\n', ['a', 'joined', 'x', 'commented', 'spread']],
       [
         'go',
         'package p\n\nvar (a, gadget = 1, 2)\ntype I interface{ NewGadget() }\ntype S struct{ a, gadget int }\nfunc f(x int) {\n\tfor i, item := range xs {\n\t}\n\tswitch {\n\tdefault: c, d := 1, 2\n\t}\n\ts := "//"; after := 1\n\tvar u /* c */ , w int\n\tio.Copy(&buf, NewGadget(s))\n}\n',
@@ -199,6 +201,12 @@ describe('extractIdentifiers', () => {
       ['python', '(\n    a,\n    gadget,\n) = pair', true],
       ['python', '# from m import (\na, gadget = pair', true],
       ['python', 'def \\\n    gadget(x):', true],
+      // A joined line continues the one before: its end is what the name follows.
+      ['python', 'a, b = \\\n    gadget(x)', false],
+      ['python', 'a = \\\n  b = \\\n    gadget = 1', true],
+      ['python', 'f(a, \\\n    gadget)', false],
+      ['python', 'x = 1  # a comment \\\ngadget(x)', true],
+      ['python', '\\\ngadget(x)', true],
     ] as Array<[GrammarId, string, boolean]>) {
       expect(mayBeDeclarationName(text, text.indexOf('gadget'), 'gadget'.length, grammar), `${grammar}: ${text}`).toBe(possible);
     }
