@@ -100,9 +100,12 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
     // Only a folder of this machine is indexed: a remote workspace (a container, an SSH host) searches where its files
     // are, and its root names no local folder.
     if (index || closed || !indexOptions || !workspace.onDisk || workspace.findFilesContaining) return;
-    index = { root: workspace.root, symbols: startSymbolIndex(workspace.root, indexOptions, searchesDone()) };
-    // The first search that parses here should not also wait for the parser runtime to start.
-    warmSyntaxRuntime();
+    const idle = searchesDone();
+    index = { root: workspace.root, symbols: startSymbolIndex(workspace.root, indexOptions, idle) };
+    // The parser runtime starts once no search runs, so a later search that parses does not wait for it. A search asked as
+    // the tool starts would share the cores with that start, though most Go, Rust and Python files it reads need no parse;
+    // one that does parse starts the runtime itself.
+    void idle.then(warmSyntaxRuntime);
   };
   return {
     name: 'code_search',
