@@ -4,7 +4,8 @@ import type { SyntaxSpec } from './syntax-spec.js';
 /** What one occurrence of the query is. */
 export type OccurrenceKind = 'definition' | 'usage' | 'text';
 
-function isWordCode(code: number): boolean {
+/** True for a letter, a digit, `_` or any non-ASCII code unit: what a word is made of. */
+export function isWordCode(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code >= 128;
 }
 
@@ -101,7 +102,7 @@ function skipSpacesBack(text: string, index: number, lineStart: number): number 
 }
 
 /** The first position at or after `index` that holds no space or tab (the text's length when none does). */
-function skipSpacesForward(text: string, index: number): number {
+export function skipSpacesForward(text: string, index: number): number {
   while (index < text.length && isSpaceCode(text.charCodeAt(index))) index++;
   return index;
 }
