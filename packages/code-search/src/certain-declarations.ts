@@ -20,13 +20,27 @@ const DECLARING_LINE_STARTS: Record<string, RegExp | undefined> = {
   python: /^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+$/,
 };
 
-/** True when the name at `start` is declared by what starts its line ({@link DECLARING_LINE_STARTS}). */
-export function declaresByItsLine(text: string, start: number, length: number, grammar: string): boolean {
+/**
+ * True when the name at `start` is declared by what starts its line ({@link DECLARING_LINE_STARTS}), or, in Python, when
+ * it starts a statement as an assignment's whole target (`NAME = …`, `NAME: T = …`, `NAME: T`). `depth`: the brackets
+ * open at `start`.
+ */
+export function declaresByItsLine(text: string, start: number, length: number, grammar: string, depth: number): boolean {
   const pattern = DECLARING_LINE_STARTS[grammar];
   if (!pattern) return false;
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   if (start - lineStart > 200) return false;
   const head = text.slice(lineStart, start);
+  if (grammar === 'python' && depth === 0 && /^[ \t]*$/.test(head) && !/\\\r?\n$/.test(text.slice(Math.max(0, lineStart - 3), lineStart))) {
+    const afterAt = skipSpacesForward(text, start + length);
+    const after = text.charCodeAt(afterAt);
+    if (after === 61 /* = */) return text.charCodeAt(afterAt + 1) !== 61;
+    if (after === 58 /* : */) {
+      const annotation = text.charCodeAt(skipSpacesForward(text, afterAt + 1));
+      return isWordCode(annotation) || annotation === 34 /* " */ || annotation === 39 /* ' */ || annotation === 40 /* ( */ || annotation === 91; /* [ */
+    }
+    return false;
+  }
   const match = pattern.exec(head);
   if (!match) return false;
   // A method's name, not a function literal's result type (`func(r rune) bool {`).
@@ -56,22 +70,30 @@ function previousNonSpace(text: string, index: number): number {
   return index;
 }
 
+/** The brackets open at one position of a file. */
+export interface BracketState {
+  depth: number;
+  /** Rust: in a token tree (see {@link bracketStates}). */
+  inTokenTree: boolean;
+}
+
 /**
- * Rust: for each of `starts` (ascending), whether it lies in a token tree, where the parse sees tokens and no items: the
- * brackets of a macro invocation (`name!(…)`, `name! {…}`), of a `macro_rules! name {…}` and of an attribute (`#[…]`).
- * Brackets after any `!` count (`!(a && b)` too): the answer errs towards a token tree, where no name counts as declared.
+ * For each of `starts` (ascending), the brackets open there, comments and strings (`spans`) skipped; and whether it lies in
+ * a Rust token tree, where the parse sees tokens and no items: the brackets of a macro invocation (`name!(…)`,
+ * `name! {…}`), of a `macro_rules! name {…}` and of an attribute (`#[…]`). Brackets after any `!` count (`!(a && b)` too):
+ * the answer errs towards a token tree, where no name counts as declared.
  */
-export function rustTokenTreeFlags(text: string, spans: readonly Span[], starts: readonly number[]): boolean[] {
-  const flags: boolean[] = [];
+export function bracketStates(text: string, spans: readonly Span[], starts: readonly number[]): BracketState[] {
+  const flags: BracketState[] = [];
   /** Per open bracket, whether it opens or lies in a token tree. */
   const open: boolean[] = [];
   let last = -1;
   let span = 0;
   let at = 0;
   for (let index = 0; at < starts.length; index++) {
-    while (at < starts.length && starts[at]! <= index) flags[at++] = open.length > 0 && open[open.length - 1]!;
+    while (at < starts.length && starts[at]! <= index) flags[at++] = { depth: open.length, inTokenTree: open.length > 0 && open[open.length - 1]! };
     if (index >= text.length) {
-      while (at < starts.length) flags[at++] = open.length > 0 && open[open.length - 1]!;
+      while (at < starts.length) flags[at++] = { depth: open.length, inTokenTree: open.length > 0 && open[open.length - 1]! };
       break;
     }
     while (span < spans.length && spans[span]!.end <= index) span++;

@@ -1,5 +1,5 @@
 import { isWordBounded, isWordCode, mayBeDeclarationName, type OccurrenceKind } from './classify-occurrences.js';
-import { declaresByItsLine, rustTokenTreeFlags } from './certain-declarations.js';
+import { bracketStates, declaresByItsLine } from './certain-declarations.js';
 import { commentAndStringSpans, hasSpanLexer, isDigitCode } from './comment-string-spans.js';
 
 const SINGLE_QUOTE = 39;
@@ -69,7 +69,7 @@ export function lexicalKinds(text: string, starts: readonly number[], length: nu
   while (text.charCodeAt(until) === HASH) until++;
   const spans = commentAndStringSpans(text, grammar, until);
   const words = NOT_ALWAYS_IDENTIFIERS[grammar]!;
-  const inTokenTree = grammar === 'rust' ? rustTokenTreeFlags(text, spans, starts) : undefined;
+  const brackets = grammar === 'go' ? undefined : bracketStates(text, spans, starts);
   let next = 0;
   return starts.map((start, at) => {
     if (!isWordBounded(text, start, length)) return 'text';
@@ -83,7 +83,8 @@ export function lexicalKinds(text: string, starts: readonly number[], length: nu
     if (grammar === 'rust' && (isFragmentSpecifier(text, start) || text.charCodeAt(start + length) === HASH)) return undefined;
     // A number's suffix or exponent after its point (`1.i`, `0x1.p4`, `0Xdead.cafep1`), or a field of a tuple field (`t.0.name`).
     if (before === DOT && followsNumber(text, start - 1)) return undefined;
-    if (!inTokenTree?.[at] && declaresByItsLine(text, start, length, grammar)) return 'definition';
+    const bracket = brackets?.[at];
+    if (!(grammar === 'rust' && bracket?.inTokenTree) && declaresByItsLine(text, start, length, grammar, bracket?.depth ?? 0)) return 'definition';
     return mayBeDeclarationName(text, start, length, grammar) ? undefined : 'usage';
   });
 }

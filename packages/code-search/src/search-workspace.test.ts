@@ -55,7 +55,7 @@ describe('searchFiles', () => {
       'b.rs': 'fn f() -> u8 {\n    /* alpha */ crate::alpha(r#"alpha"#) + g(alpha)\n}\n',
       'c.py': 'import m\n\nx = m.alpha("alpha")  # alpha\ny = f(alpha, \'\'\'alpha\n alpha\'\'\')\n',
       'd.py': 'def alpha():\n    return alpha()\n',
-      'e.py': 'alpha = 1\n',
+      'e.py': 'alpha, beta = pair\n',
     };
     const workspace = createMemoryWorkspace(files);
     const paths = Object.keys(files);
@@ -63,7 +63,7 @@ describe('searchFiles', () => {
       { matcher: createLiteralMatcher('alpha'), files: paths, resultTypes: new Set(['definition', 'usage', 'text'] as const), maxResults: 50 },
       { workspace, parser, cache: createParseCache() },
     );
-    // `def alpha` declares the name by its line; only e.py's assignment needs the parse.
+    // `def alpha` declares the name by its line; only e.py's tuple target needs the parse.
     expect(outcome.stats).toMatchObject({ scanned: 5, parsed: 1, lexical: 4 });
     const expected: string[] = [];
     for (const path of paths) {
