@@ -21,9 +21,9 @@ const DECLARING_LINE_STARTS: Record<string, RegExp | undefined> = {
 };
 
 /**
- * True when the name at `start` is declared by what starts its line ({@link DECLARING_LINE_STARTS}), or, in Python, when
- * it starts a statement as an assignment's whole target (`NAME = …`, `NAME: T = …`, `NAME: T`). `depth`: the brackets
- * open at `start`.
+ * True when the name at `start` is declared by what starts its line ({@link DECLARING_LINE_STARTS}); or when it starts a
+ * statement as Go's short variable declaration (`NAME := …`, `NAME, b := …`) or as a Python assignment's whole target
+ * (`NAME = …`, `NAME: T = …`, `NAME: T`). `depth`: the brackets open at `start`.
  */
 export function declaresByItsLine(text: string, start: number, length: number, grammar: string, depth: number): boolean {
   const pattern = DECLARING_LINE_STARTS[grammar];
@@ -41,6 +41,8 @@ export function declaresByItsLine(text: string, start: number, length: number, g
     }
     return false;
   }
+  // Go: `NAME := …` and `NAME, b := …` start a statement (a short variable declaration).
+  if (grammar === 'go' && /^[ \t]*$/.test(head)) return /^[ \t]*(?:,[ \t]*[A-Za-z_]\w*[ \t]*)*:=/.test(text.slice(start + length, lineEnd(text, start)));
   const match = pattern.exec(head);
   if (!match) return false;
   // A method's name, not a function literal's result type (`func(r rune) bool {`).
