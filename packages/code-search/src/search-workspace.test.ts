@@ -81,6 +81,30 @@ describe('searchFiles', () => {
     expect(found.filter((hit) => hit.startsWith('definition'))).toEqual(['definition d.py@4', 'definition e.py@0']);
   });
 
+  it('shares files with another thread only when one may need a parse (a grammar with no lexical scan)', async () => {
+    const asked: string[][] = [];
+    const environment = (workspace: Workspace) => ({
+      workspace,
+      parser,
+      cache: createParseCache(),
+      assist: (paths: readonly string[]) => {
+        asked.push([...paths]);
+        return undefined;
+      },
+    });
+    const search = (files: Record<string, string>) => {
+      const workspace = createMemoryWorkspace(files);
+      return searchFiles(
+        { matcher: createLiteralMatcher('alpha'), files: Object.keys(files), resultTypes: new Set(['definition', 'usage'] as const), maxResults: 20 },
+        environment(workspace),
+      );
+    };
+    await search({ 'a.py': 'alpha = 1\n', 'b.rs': 'fn alpha() {}\n', 'c.go': 'package c\nfunc alpha() {}\n', 'd.md': 'alpha\n' });
+    expect(asked).toEqual([]);
+    await search({ 'a.py': 'alpha = 1\n', 'e.ts': 'export const alpha = 1;\n' });
+    expect(asked).toEqual([['a.py', 'e.ts']]);
+  });
+
   it('parses a file once and reuses the tree while mtime and size hold; re-parses after an edit', async () => {
     const workspace = createMemoryWorkspace({ 'a.ts': 'export function alpha() {}\nalpha();\n', 'b.md': 'alpha\n' });
     const cache = createParseCache();

@@ -3,6 +3,7 @@ import { classifyOccurrences, type OccurrenceKind } from './classify-occurrences
 import type { ResultType } from './code-search-schema.js';
 import type { SyntaxParser } from './grammar-loader.js';
 import { languageOfPath } from './language-table.js';
+import { hasLexicalKinds } from './lexical-kinds.js';
 import { pathHolds, type LiteralMatcher } from './literal-matcher.js';
 import type { IndexedFile } from './index-store.js';
 import type { ParseCache } from './parse-cache.js';
@@ -63,6 +64,14 @@ export interface SearchEnvironment {
    * for the hint unread (every file is known to hold the query, and text is not wanted).
    */
   readonly assist?: (paths: readonly string[], sizeFirst: boolean) => ScanAssist | undefined;
+}
+
+/** False when no file may need a parse: every one has a lexical scan for its occurrences (Go, Rust, Python) or no grammar. */
+function mayNeedParses(paths: readonly string[]): boolean {
+  return paths.some((path) => {
+    const grammar = languageOfPath(path)?.grammar;
+    return grammar !== undefined && !hasLexicalKinds(grammar);
+  });
 }
 
 /** Results plus whether more exist and hints for the model. */
@@ -169,9 +178,10 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     return pending;
   };
 
-  // Another thread takes a share of the files (the index worker while it builds), unless the index already classified some:
-  // then most files need no parse.
-  const assist = contentFiles.length > 1 && !request.known?.size ? environment.assist?.(contentFiles, sizeFirst) : undefined;
+  // Another thread takes a share of the files (the index worker while it builds), unless the index already classified some
+  // or no file may need a parse (Go, Rust and Python files are mostly told apart lexically): then sharing costs more than
+  // it saves.
+  const assist = contentFiles.length > 1 && !request.known?.size && mayNeedParses(contentFiles) ? environment.assist?.(contentFiles, sizeFirst) : undefined;
   /** Facts of files this search claimed and read before their turn, while it waited for the other thread. */
   const ahead = new Map<number, Promise<FileFacts | undefined>>();
 
