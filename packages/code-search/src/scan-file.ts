@@ -186,7 +186,7 @@ async function decideFile(
     scan.noGrammar = language.name;
   } else if (facts.lexical) {
     kinds = mergeKinds(facts.lexical, undefined);
-    if (kinds!.includes('usage')) scan.classifiedBy = 'lexical';
+    if (kinds!.some((kind) => kind !== 'text')) scan.classifiedBy = 'lexical';
   }
   const taken: Record<ContentType, number> = { definition: 0, usage: 0, text: 0 };
   for (let at = 0; at < starts.length; at++) {
