@@ -1,4 +1,4 @@
-import { isWordCode, skipSpacesForward } from './classify-occurrences.js';
+import { followsJoinedLine, isWordCode, skipSpacesForward } from './classify-occurrences.js';
 import { lineEnd, type Span } from './comment-string-spans.js';
 
 const HASH = 35;
@@ -31,7 +31,7 @@ export function declaresByItsLine(text: string, start: number, length: number, g
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   if (start - lineStart > 200) return false;
   const head = text.slice(lineStart, start);
-  if (grammar === 'python' && depth === 0 && /^[ \t]*$/.test(head) && !/\\\r?\n$/.test(text.slice(Math.max(0, lineStart - 3), lineStart))) {
+  if (grammar === 'python' && depth === 0 && /^[ \t]*$/.test(head) && !followsJoinedLine(text, lineStart)) {
     const afterAt = skipSpacesForward(text, start + length);
     const after = text.charCodeAt(afterAt);
     if (after === 61 /* = */) return text.charCodeAt(afterAt + 1) !== 61;

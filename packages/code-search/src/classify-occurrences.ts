@@ -96,7 +96,7 @@ function isSpaceCode(code: number): boolean {
 }
 
 /** The last position at or before `index` that holds no space or tab, or lineStart - 1 when the line has none there. */
-function skipSpacesBack(text: string, index: number, lineStart: number): number {
+export function skipSpacesBack(text: string, index: number, lineStart: number): number {
   while (index >= lineStart && isSpaceCode(text.charCodeAt(index))) index--;
   return index;
 }
@@ -286,6 +286,11 @@ function inPythonArgumentsOrImports(text: string, before: number): boolean {
   return previous.endsWith(')') || previous.endsWith(']');
 }
 
+/** True when the line starting at `lineStart` continues the one before, which ends in a backslash (Python). */
+export function followsJoinedLine(text: string, lineStart: number): boolean {
+  return lineStart > 0 && /\\\r?\n$/.test(text.slice(Math.max(0, lineStart - 3), lineStart));
+}
+
 /** Operators a Python declaration name never follows (a `*` may: `*rest, = items`). */
 const NOT_BEFORE_PYTHON_DECLARATION = '/+-%<>!~^|&@';
 /** Characters before an `=` that make it a comparison or an assignment that takes a value (`==`, `!=`, `+=`, `:=`). */
@@ -300,7 +305,7 @@ function mayBePythonDeclarationName(text: string, before: number, lineStart: num
   // After a backslash that joins the line to the one before, the name follows what ends that line (`x = \`, `def \`). A
   // line holding a `#` or a quote may end in a comment, whose backslash joins nothing; one holding nothing tells nothing
   // (as the line before a line from ripgrep).
-  while (before < lineStart && lineStart > 0 && /\\\r?\n$/.test(text.slice(Math.max(0, lineStart - 3), lineStart))) {
+  while (before < lineStart && followsJoinedLine(text, lineStart)) {
     const backslash = text.lastIndexOf('\\', lineStart - 1);
     const previousStart = text.lastIndexOf('\n', backslash - 1) + 1;
     if (backslash - previousStart > PYTHON_LIST_LOOKBACK || /[#'"]/.test(text.slice(previousStart, backslash))) return true;

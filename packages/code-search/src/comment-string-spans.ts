@@ -7,8 +7,14 @@ export interface Span {
   region: 'text' | 'unknown';
 }
 
-/** Finds a file's comments and strings, in order, until one ends past `until` (an `unknown` span may run to the end). */
-type Lexer = (text: string, until: number, spans: Span[]) => void;
+/**
+ * One language's comments and strings: `special` finds the characters that may open one, and `spanAt` reads the one opening
+ * at such a character (`end` -1 when it cannot be read on for certain), or undefined when none opens there.
+ */
+interface Lexer {
+  readonly special: RegExp;
+  spanAt(text: string, index: number): { start: number; end: number; region: Span['region'] } | undefined;
+}
 
 const SLASH = 47;
 const STAR = 42;
@@ -48,43 +54,35 @@ function endOfQuoted(text: string, from: number, quote: number, oneLine: boolean
   return -1;
 }
 
-/** Adds a span, or an `unknown` one to the end of the text when `end` is -1; false when the scan must stop. */
-function addSpan(spans: Span[], text: string, start: number, end: number, region: Span['region']): boolean {
-  if (end < 0) {
-    spans.push({ start, end: text.length, region: 'unknown' });
-    return false;
-  }
-  spans.push({ start, end, region });
-  return true;
+/**
+ * The end of a `//` or `/* *\/` comment opening at `index` (-1 when a block comment does not close), or undefined when the
+ * `/` there opens none. `endOfBlock`: where a block comment opening there ends (Rust's nest).
+ */
+function endOfSlashComment(text: string, index: number, endOfBlock: (text: string, start: number) => number): number | undefined {
+  const next = text.charCodeAt(index + 1);
+  if (next === SLASH) return lineEnd(text, index);
+  return next === STAR ? endOfBlock(text, index) : undefined;
+}
+
+/** The end of a block comment opening at `start` that does not nest, or -1. */
+function endOfBlockComment(text: string, start: number): number {
+  const close = text.indexOf('*/', start + 2);
+  return close < 0 ? -1 : close + 2;
 }
 
 /** Go: `//` and `/* *\/` comments, interpreted strings (one line), raw strings in backquotes, runes. */
-const lexGo: Lexer = (text, until, spans) => {
-  const special = /[/"`']/g;
-  for (let index = 0; index <= until; ) {
-    special.lastIndex = index;
-    const found = special.exec(text);
-    if (!found || found.index > until) return;
-    index = found.index;
+const lexGo: Lexer = {
+  special: /[/"`']/g,
+  spanAt(text, index) {
     const code = text.charCodeAt(index);
-    let end: number;
-    if (code === SLASH) {
-      const next = text.charCodeAt(index + 1);
-      if (next === SLASH) end = lineEnd(text, index);
-      else if (next === STAR) {
-        const close = text.indexOf('*/', index + 2);
-        end = close < 0 ? -1 : close + 2;
-      } else {
-        index++;
-        continue;
-      }
-    } else if (code === BACKQUOTE) {
+    let end: number | undefined;
+    if (code === SLASH) end = endOfSlashComment(text, index, endOfBlockComment);
+    else if (code === BACKQUOTE) {
       const close = text.indexOf('`', index + 1);
       end = close < 0 ? -1 : close + 1;
     } else end = endOfQuoted(text, index + 1, code, true);
-    if (!addSpan(spans, text, index, end, 'text')) return;
-    index = end;
-  }
+    return end === undefined ? undefined : { start: index, end, region: 'text' };
+  },
 };
 
 /** The end of a Rust block comment opening at `start` (they nest), or -1. */
@@ -116,57 +114,38 @@ function prefixStart(text: string, index: number, letters: string, longest: numb
  * Rust: `//` and nested `/* *\/` comments, strings with their prefixes (`b"`, `c"`, raw `r#"…"#`, `br`, `cr`), and
  * character literals (`'x'`, `'\n'`, `b'x'`), told from lifetimes and labels (`'a`).
  */
-const lexRust: Lexer = (text, until, spans) => {
-  const special = /[/"']/g;
-  for (let index = 0; index <= until; ) {
-    special.lastIndex = index;
-    const found = special.exec(text);
-    if (!found || found.index > until) return;
-    index = found.index;
+const lexRust: Lexer = {
+  special: /[/"']/g,
+  spanAt(text, index) {
     const code = text.charCodeAt(index);
-    let start = index;
-    let end: number;
     if (code === SLASH) {
-      const next = text.charCodeAt(index + 1);
-      if (next === SLASH) end = lineEnd(text, index);
-      else if (next === STAR) end = endOfRustBlockComment(text, index);
-      else {
-        index++;
-        continue;
-      }
-    } else if (code === DOUBLE_QUOTE) {
+      const end = endOfSlashComment(text, index, endOfRustBlockComment);
+      return end === undefined ? undefined : { start: index, end, region: 'text' };
+    }
+    if (code === DOUBLE_QUOTE) {
       let hashes = 0;
       while (text.charCodeAt(index - hashes - 1) === HASH) hashes++;
-      const raw = text.charCodeAt(index - hashes - 1) === 114; /* r */
-      if (raw) {
-        start = prefixStart(text, index - hashes, 'bcr', 2);
+      if (text.charCodeAt(index - hashes - 1) === 114 /* r */) {
         // `r` must open the prefix's last letter: `rb"` is no prefix.
-        if (start === index - hashes) start = index;
+        const start = prefixStart(text, index - hashes, 'bcr', 2);
         const close = text.indexOf(`"${'#'.repeat(hashes)}`, index + 1);
-        end = close < 0 ? -1 : close + 1 + hashes;
-      } else {
-        start = prefixStart(text, index, 'bc', 1);
-        end = endOfQuoted(text, index + 1, DOUBLE_QUOTE, false);
+        return { start: start === index - hashes ? index : start, end: close < 0 ? -1 : close + 1 + hashes, region: 'text' };
       }
-    } else {
-      // `'`: a character literal holds one character or one escape and closes at once; else a lifetime or a label.
-      if (text.charCodeAt(index + 1) === BACKSLASH) {
-        const close = text.indexOf("'", index + 3);
-        end = close < 0 || close - index > 12 ? -1 : close + 1;
-      } else {
-        const character = text.codePointAt(index + 1) ?? 0;
-        const width = character > 0xffff ? 2 : 1;
-        if (text.charCodeAt(index + 1 + width) !== SINGLE_QUOTE || character === NEWLINE || character === SINGLE_QUOTE) {
-          index++;
-          continue;
-        }
-        end = index + 2 + width;
-      }
-      start = prefixStart(text, index, 'b', 1);
+      return { start: prefixStart(text, index, 'bc', 1), end: endOfQuoted(text, index + 1, DOUBLE_QUOTE, false), region: 'text' };
     }
-    if (!addSpan(spans, text, start, end, 'text')) return;
-    index = end;
-  }
+    // `'`: a character literal holds one character or one escape and closes at once; else a lifetime or a label.
+    let end: number;
+    if (text.charCodeAt(index + 1) === BACKSLASH) {
+      const close = text.indexOf("'", index + 3);
+      end = close < 0 || close - index > 12 ? -1 : close + 1;
+    } else {
+      const character = text.codePointAt(index + 1) ?? 0;
+      const width = character > 0xffff ? 2 : 1;
+      if (text.charCodeAt(index + 1 + width) !== SINGLE_QUOTE || character === NEWLINE || character === SINGLE_QUOTE) return undefined;
+      end = index + 2 + width;
+    }
+    return { start: prefixStart(text, index, 'b', 1), end, region: 'text' };
+  },
 };
 
 /** Python string prefixes' letters (`u`, `r`, `b`, `f`, `t` and their pairs). */
@@ -246,24 +225,13 @@ function endOfPythonString(text: string, start: number, quote: number): number {
 }
 
 /** Python: `#` comments and strings with their prefixes; an f-string is read through but counts as unknown (its fields hold code). */
-const lexPython: Lexer = (text, until, spans) => {
-  const special = /[#"']/g;
-  for (let index = 0; index <= until; ) {
-    special.lastIndex = index;
-    const found = special.exec(text);
-    if (!found || found.index > until) return;
-    index = found.index;
-    if (text.charCodeAt(index) === HASH) {
-      const end = lineEnd(text, index);
-      spans.push({ start: index, end, region: 'text' });
-      index = end;
-      continue;
-    }
+const lexPython: Lexer = {
+  special: /[#"']/g,
+  spanAt(text, index) {
+    if (text.charCodeAt(index) === HASH) return { start: index, end: lineEnd(text, index), region: 'text' };
     const start = prefixStart(text, index, PYTHON_PREFIX_LETTERS, 2);
-    const end = endOfPythonString(text, start, index);
-    if (!addSpan(spans, text, start, end, /[fFtT]/.test(text.slice(start, index)) ? 'unknown' : 'text')) return;
-    index = end;
-  }
+    return { start, end: endOfPythonString(text, start, index), region: /[fFtT]/.test(text.slice(start, index)) ? 'unknown' : 'text' };
+  },
 };
 
 const LEXERS: Record<string, Lexer | undefined> = { go: lexGo, rust: lexRust, python: lexPython };
@@ -279,6 +247,24 @@ export function hasSpanLexer(grammar: string | undefined): boolean {
  */
 export function commentAndStringSpans(text: string, grammar: string, until: number): Span[] {
   const spans: Span[] = [];
-  LEXERS[grammar]?.(text, until, spans);
+  const lexer = LEXERS[grammar];
+  if (!lexer) return spans;
+  const { special } = lexer;
+  for (let index = 0; index <= until; ) {
+    special.lastIndex = index;
+    const found = special.exec(text);
+    if (!found || found.index > until) break;
+    const span = lexer.spanAt(text, found.index);
+    if (!span) {
+      index = found.index + 1;
+      continue;
+    }
+    if (span.end < 0) {
+      spans.push({ start: span.start, end: text.length, region: 'unknown' });
+      break;
+    }
+    spans.push(span);
+    index = span.end;
+  }
   return spans;
 }

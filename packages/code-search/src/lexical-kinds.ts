@@ -1,4 +1,4 @@
-import { isWordBounded, isWordCode, mayBeDeclarationName, type OccurrenceKind } from './classify-occurrences.js';
+import { isWordBounded, isWordCode, mayBeDeclarationName, skipSpacesBack, type OccurrenceKind } from './classify-occurrences.js';
 import { bracketStates, declaresByItsLine } from './certain-declarations.js';
 import { commentAndStringSpans, hasSpanLexer, isDigitCode } from './comment-string-spans.js';
 
@@ -40,11 +40,9 @@ function followsNumber(text: string, dot: number): boolean {
 
 /** True when the word at `start` follows `$name:`, as a Rust macro's fragment specifier (`$x: expr`), which the parse takes for no identifier. */
 function isFragmentSpecifier(text: string, start: number): boolean {
-  let index = start - 1;
-  while (text.charCodeAt(index) === 32 || text.charCodeAt(index) === 9) index--;
+  let index = skipSpacesBack(text, start - 1, 0);
   if (text.charCodeAt(index) !== 58 /* : */) return false;
-  index--;
-  while (text.charCodeAt(index) === 32 || text.charCodeAt(index) === 9) index--;
+  index = skipSpacesBack(text, index - 1, 0);
   while (index >= 0 && isWordCode(text.charCodeAt(index))) index--;
   return text.charCodeAt(index) === DOLLAR;
 }
