@@ -7,6 +7,12 @@ import { approximateTokenizer } from '@toolhost/core';
 import { createToolHost, type CatalogEntry } from 'toolhost';
 
 const folders: string[] = [];
+const tool = (name: string, description: string): CatalogEntry => ({
+  name,
+  description,
+  inputSchema: { type: 'object', properties: {} },
+  handler: () => name,
+});
 afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
@@ -51,12 +57,6 @@ describe('host.catalog at run time', () => {
   it('ranks with catalogEmbedder: a request that shares no word with a tool still finds it, each tool embedded once', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'toolhost-catalog-'));
     folders.push(folder);
-    const tool = (name: string, description: string): CatalogEntry => ({
-      name,
-      description,
-      inputSchema: { type: 'object', properties: {} },
-      handler: () => name,
-    });
     // Two meaning axes (weather, payments) stand in for an embedding model.
     const embedded: string[][] = [];
     const catalogEmbedder = async (texts: string[]) => {
@@ -77,8 +77,27 @@ describe('host.catalog at run time', () => {
       // Without the embedder the same request only gets weak matches.
       expect(host.catalog.search('will it rain in Paris', 1)[0].weak).toBe(true);
       expect(() => createToolHost({ workspace: folder, catalogEmbedder: 'model' as never })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+      expect(() => createToolHost({ workspace: folder, catalogEmbedder, catalogEmbeddingWeight: -1 })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
     } finally {
       await host.close();
     }
+  });
+
+  it('passes catalogEmbeddingWeight to the fusion: 0 leaves the word order, a large weight follows the embedder', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolhost-catalog-'));
+    folders.push(folder);
+    const catalog = [tool('github_create_branch', 'Create a branch.'), tool('github_create_pull_request', 'Open a pull request from a branch.')];
+    // This embedder reads every request as one about pull requests; the words point at the branch tool.
+    const catalogEmbedder = async (texts: string[]) => texts.map((text) => (/pull request/.test(text) || !text.includes(':') ? [1, 0] : [0, 1]));
+    const first = async (catalogEmbeddingWeight: number) => {
+      const host = createToolHost({ workspace: folder, catalog, catalogEmbedder, catalogEmbeddingWeight, tokenizer: approximateTokenizer });
+      try {
+        return (await host.catalog.find('create a branch', 2)).map((match) => match.entry.name);
+      } finally {
+        await host.close();
+      }
+    };
+    expect(await first(0)).toEqual(['github_create_branch', 'github_create_pull_request']);
+    expect(await first(3)).toEqual(['github_create_pull_request', 'github_create_branch']);
   });
 });

@@ -48,10 +48,16 @@ interface PostingList {
 const FIELD_COUNT = FIELD_NAMES.length;
 const NAME_FIELD = 0;
 
-/** One scored document from {@link LexicalIndex.rank}. */
-export interface LexicalHit {
+/** A scored tool name, as kept in rank order by {@link insertRanked}. */
+export interface RankedHit {
   id: string;
   score: number;
+}
+
+/** One scored document from {@link LexicalIndex.rank}. */
+export interface LexicalHit extends RankedHit {
+  /** Share of the query's words the tool matches, each weighted by its rarity and by the field it is found in (0 to 1). */
+  coverage: number;
 }
 
 /** An index term a query reaches, with the weight it carries for each query word it stands for. */
@@ -71,13 +77,13 @@ function roundScore(score: number): number {
 }
 
 /** Orders hits by score (higher first), then by id. */
-export function byScoreThenId(a: LexicalHit, b: LexicalHit): number {
+export function byScoreThenId(a: RankedHit, b: RankedHit): number {
   if (a.score !== b.score) return b.score - a.score;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** Inserts a hit into a list kept in rank order and at most `size` long. */
-export function insertRanked(top: LexicalHit[], hit: LexicalHit, size: number): void {
+export function insertRanked<Hit extends RankedHit>(top: Hit[], hit: Hit, size: number): void {
   if (top.length === size && byScoreThenId(hit, top[size - 1]) >= 0) return;
   let position = top.length;
   while (position > 0 && byScoreThenId(hit, top[position - 1]) < 0) position--;
@@ -389,7 +395,7 @@ export class LexicalIndex {
       if (top.length === size && score < top[size - 1].score) continue;
       const id = this.ids[slot]!;
       if (exclude.has(id)) continue;
-      insertRanked(top, { id, score }, size);
+      insertRanked(top, { id, score, coverage }, size);
     }
     return top;
   }

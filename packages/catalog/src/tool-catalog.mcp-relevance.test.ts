@@ -7,6 +7,8 @@ import { MORE_TUNING_QUERIES } from './__fixtures__/mcp-server-queries-more-tuni
 import { UNSEEN_HELD_OUT_QUERIES } from './__fixtures__/mcp-server-queries-unseen.js';
 import { measureRelevance, type RelevanceReport } from './__fixtures__/measure-relevance.js';
 import { hashingEmbedder } from './__fixtures__/hashing-embedder.js';
+import { rankingEmbedder } from './__fixtures__/ranking-embedder.js';
+import { measureOnSampledCatalogs } from './__fixtures__/sampled-catalogs.js';
 
 const format = (label: string, report: RelevanceReport) =>
   `${label}: ${report.queries} queries, top-1 ${report.top1.toFixed(3)}, recall@5 ${report.recallAt5.toFixed(3)}`;
@@ -60,7 +62,8 @@ describe('search relevance on real MCP servers’ tool lists (no embedder)', () 
 describe('hybrid ranking on the same set with a deterministic hashing embedder', () => {
   // The hashing embedder knows no meaning (words and trigrams hashed to 1024 dimensions): this checks the fusion at the
   // scale of a real catalog, not what a real embedding model would reach (not measured here: no model runs in tests).
-  const catalog = createToolCatalog(loadMcpServerCatalog(), { embedder: hashingEmbedder });
+  // It is weaker than the words, so it gets the lower embedding weight such an embedder calls for.
+  const catalog = createToolCatalog(loadMcpServerCatalog(), { embedder: hashingEmbedder, embeddingWeight: 0.35 });
 
   it('keeps its measured relevance through find()', async () => {
     const tuning = await measureRelevance(TUNING_QUERIES, (query, limit) => catalog.find(query, limit));
@@ -70,7 +73,7 @@ describe('hybrid ranking on the same set with a deterministic hashing embedder',
     console.log(
       `hybrid (hashing embedder)\n${format('tuning', tuning)}\n${format('first held-out', firstHeldOut)}\n${format('fresh held-out', fresh)}\n${format('unseen held-out', unseen)}`,
     );
-    // Measured: tuning 0.835 / 0.980, first held-out 0.730 / 0.950, fresh held-out 0.510 / 0.735, unseen 0.288 / 0.591.
+    // Measured: tuning 0.860 / 0.980, first held-out 0.740 / 0.950, fresh held-out 0.544 / 0.728, unseen 0.288 / 0.598.
     expect(tuning.top1).toBeGreaterThanOrEqual(0.81);
     expect(tuning.recallAt5).toBeGreaterThanOrEqual(0.96);
     expect(firstHeldOut.top1).toBeGreaterThanOrEqual(0.71);
@@ -79,5 +82,77 @@ describe('hybrid ranking on the same set with a deterministic hashing embedder',
     expect(fresh.recallAt5).toBeGreaterThanOrEqual(0.72);
     expect(unseen.top1).toBeGreaterThanOrEqual(0.28);
     expect(unseen.recallAt5).toBeGreaterThanOrEqual(0.59);
+  });
+});
+
+describe('search relevance on catalogs of 40 tools drawn from the real servers (no embedder)', () => {
+  // The size of catalog an agent carries: each request is ranked in 5 catalogs of 40 tools holding the tools it expects
+  // and others drawn at random from all 23 servers (the same draw every run).
+  const entries = loadMcpServerCatalog();
+  const words = (catalogEntries: typeof entries) => {
+    const catalog = createToolCatalog(catalogEntries);
+    return (query: string, limit: number) => catalog.search(query, limit);
+  };
+
+  it('keeps its measured relevance on the held-out requests', async () => {
+    const fresh = await measureOnSampledCatalogs(FRESH_HELD_OUT_QUERIES, entries, words);
+    const unseen = await measureOnSampledCatalogs(UNSEEN_HELD_OUT_QUERIES, entries, words);
+    console.log(`catalogs of 40 tools\n${format('fresh held-out', fresh)}\n${format('unseen held-out', unseen)}`);
+    // Measured: fresh held-out 0.770 / 0.913, unseen held-out 0.653 / 0.858 (the issue's lexical goal, 0.85 / 0.96, is
+    // not reached here either). Tuning requests, for comparison: 0.957 / 0.992.
+    expect(fresh.top1).toBeGreaterThanOrEqual(0.75);
+    expect(fresh.recallAt5).toBeGreaterThanOrEqual(0.9);
+    expect(unseen.top1).toBeGreaterThanOrEqual(0.64);
+    expect(unseen.recallAt5).toBeGreaterThanOrEqual(0.84);
+  });
+});
+
+describe('hybrid fusion with an embedder of known quality', () => {
+  // rankingEmbedder is told each request's expected tool and ranks it first with a set probability: it measures what
+  // the fusion lets a good embedder add, not what any real model knows.
+  const entries = loadMcpServerCatalog();
+  const queries = [...TUNING_QUERIES, ...MORE_TUNING_QUERIES, ...HELD_OUT_QUERIES, ...FRESH_HELD_OUT_QUERIES, ...UNSEEN_HELD_OUT_QUERIES];
+  const words = createToolCatalog(entries);
+  const measureHeldOut = async (catalog: ReturnType<typeof createToolCatalog>) => ({
+    fresh: await measureRelevance(FRESH_HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit)),
+    unseen: await measureRelevance(UNSEEN_HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit)),
+  });
+
+  it('an embedder that always ranks the right tool first lifts held-out top-1 to 0.95 and above; at half weight it adds much less', async () => {
+    const embedder = rankingEmbedder({ tools: entries, queries, accuracy: 1 });
+    const hybrid = await measureHeldOut(createToolCatalog(entries, { embedder }));
+    const half = await measureHeldOut(createToolCatalog(entries, { embedder, embeddingWeight: 0.5 }));
+    console.log(`embedder always right\n${format('fresh held-out', hybrid.fresh)}\n${format('unseen held-out', hybrid.unseen)}`);
+    console.log(`embedder always right, embedding weight 0.5\n${format('fresh held-out', half.fresh)}\n${format('unseen held-out', half.unseen)}`);
+    // Measured: 0.980 / 0.990 and 0.970 / 0.989; at weight 0.5, 0.844 / 0.980 and 0.742 / 0.981. (Fixed equal weights
+    // gave 0.925 and 0.902; the word ranking at twice the embedding's, 0.748 and 0.652.)
+    expect(hybrid.fresh.top1).toBeGreaterThanOrEqual(0.97);
+    expect(hybrid.fresh.recallAt5).toBeGreaterThanOrEqual(0.98);
+    expect(hybrid.unseen.top1).toBeGreaterThanOrEqual(0.96);
+    expect(hybrid.unseen.recallAt5).toBeGreaterThanOrEqual(0.98);
+    expect(half.fresh.top1).toBeLessThan(0.9);
+    expect(half.unseen.top1).toBeLessThan(0.8);
+  });
+
+  it('an embedder right three times in four, confused with the words’ best hits otherwise, lifts held-out top-1 above both rankings alone', async () => {
+    const confusable = (query: string) => words.search(query, 4).map((match) => match.entry.name);
+    const embedder = rankingEmbedder({ tools: entries, queries, accuracy: 0.75, confusable });
+    const hybrid = await measureHeldOut(createToolCatalog(entries, { embedder }));
+    // A weight so large that the words only break ties: the embedder's own ranking.
+    const embedderAlone = await measureHeldOut(createToolCatalog(entries, { embedder, embeddingWeight: 1e6 }));
+    const wordsAlone = await measureHeldOut(words);
+    console.log(
+      `embedder right 3 times in 4, equal weights\n${format('fresh held-out', hybrid.fresh)}\n${format('unseen held-out', hybrid.unseen)}\n` +
+        `the embedder alone\n${format('fresh held-out', embedderAlone.fresh)}\n${format('unseen held-out', embedderAlone.unseen)}`,
+    );
+    // Measured: hybrid 0.816 / 0.990 and 0.788 / 0.989; the embedder alone 0.782 / 0.990 and 0.780 / 0.989; the words
+    // 0.531 / 0.714 and 0.295 / 0.621. (Fixed equal weights gave 0.810 and 0.735, below the embedder alone on unseen.)
+    for (const set of ['fresh', 'unseen'] as const) {
+      expect(hybrid[set].top1, set).toBeGreaterThan(wordsAlone[set].top1 + 0.2);
+      expect(hybrid[set].top1, set).toBeGreaterThanOrEqual(embedderAlone[set].top1);
+      expect(hybrid[set].recallAt5, set).toBeGreaterThanOrEqual(Math.max(wordsAlone[set].recallAt5, embedderAlone[set].recallAt5));
+    }
+    expect(hybrid.fresh.top1).toBeGreaterThanOrEqual(0.8);
+    expect(hybrid.unseen.top1).toBeGreaterThanOrEqual(0.78);
   });
 });

@@ -58,6 +58,8 @@ export interface ToolRuntimeOptions {
   catalog?: CatalogEntry[];
   /** Embeds catalog tools and queries for hybrid search_tools ranking. */
   catalogEmbedder?: CatalogEmbedder;
+  /** Weight of the embedding ranking in hybrid ranking (see ToolCatalogOptions.embeddingWeight). */
+  catalogEmbeddingWeight?: number;
   verification?: VerificationGateOptions;
   /** Called after every call with its arguments and result (for recording). */
   onCall?: (name: string, args: unknown, result: ToolResult) => void;
@@ -186,7 +188,7 @@ function withPatchNote(result: ToolResult): ToolResult {
 /** Creates the dispatch core: tool list, preflight, validation, gate, budgeting and deferred expansion. */
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const guidance = options.guidance;
-  const catalog = createToolCatalog(options.catalog ?? [], { embedder: options.catalogEmbedder });
+  const catalog = createToolCatalog(options.catalog ?? [], { embedder: options.catalogEmbedder, embeddingWeight: options.catalogEmbeddingWeight });
   const gate = createVerificationGate(options.verification);
   const abort = new AbortController();
   // Every call in flight listens for the host closing; many concurrent calls are normal, not a leak. (Node only;

@@ -37,6 +37,8 @@ export interface FakeToolHostOptions {
   catalog?: CatalogEntry[];
   /** Embeds catalog tools and queries so search_tools ranks by meaning as well as words (hybrid); each tool is embedded once. */
   catalogEmbedder?: CatalogEmbedder;
+  /** Weight of the embedding ranking against the words' 0.5 to 1 (default 1); about 0.35 for an embedder weaker than the words. */
+  catalogEmbeddingWeight?: number;
   /** Throw a ToolHostError `unscripted_command` instead of returning an `ok:false` result for an unscripted command. */
   strict?: boolean;
   /** Counts output tokens (default: o200k_base, as the real host). */
@@ -100,6 +102,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     implementations: createBuiltinImplementations(exec),
     catalog: options.catalog,
     catalogEmbedder: options.catalogEmbedder,
+    catalogEmbeddingWeight: options.catalogEmbeddingWeight,
     verification: options.verification,
     onCall: (name, args, result) => calls.push({ name, args, result }),
   });

@@ -42,6 +42,8 @@ export interface ToolHostOptions {
   catalog?: CatalogEntry[];
   /** Embeds catalog tools and queries so search_tools ranks by meaning as well as words (hybrid); each tool is embedded once. */
   catalogEmbedder?: CatalogEmbedder;
+  /** Weight of the embedding ranking against the words' 0.5 to 1 (default 1); about 0.35 for an embedder weaker than the words. */
+  catalogEmbeddingWeight?: number;
   /** Decides sandbox_permissions / justification requests (default: allow use_default, deny escalation). */
   gateway?: ExecGateway;
   /** Where complete outputs are spooled (default: a per-host folder under the OS temp folder, removed by close()). */
@@ -150,6 +152,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     implementations: createBuiltinImplementations(exec, options.codeSearch),
     catalog: options.catalog,
     catalogEmbedder: options.catalogEmbedder,
+    catalogEmbeddingWeight: options.catalogEmbeddingWeight,
     verification: options.verification,
     onClose: async () => {
       try {
