@@ -71,19 +71,22 @@ describe('catalog embedder (hybrid ranking)', () => {
     expect(names(await catalog.find('will it rain', 1))).toEqual(['weather_forecast']);
   });
 
-  it('weighs the embedding ranking by embeddingWeight: 0 keeps the word order, a larger weight follows the embedder', async () => {
+  it('weighs the embedding ranking by embeddingWeight: 0 ranks by the words without calling the embedder, a larger weight follows it', async () => {
     // Every request reads as one about pull requests to this embedder; the words point at the branch tool.
-    const { embedder: byAxes } = axesEmbedder();
+    const { embedder: byAxes, calls } = axesEmbedder();
     const embedder = async (texts: string[]) => byAxes(texts.map((text) => (text === 'create a branch' ? 'a pull request' : text)));
     const order = async (embeddingWeight?: number) => names(await createToolCatalog(ENTRIES, { embedder, embeddingWeight }).find('create a branch', 2));
-    expect(names(createToolCatalog(ENTRIES).search('create a branch', 2))).toEqual(['github_create_branch', 'github_create_pull_request']);
-    expect(await order(0)).toEqual(['github_create_branch', 'github_create_pull_request']);
+    const words = createToolCatalog(ENTRIES).search('create a branch', 2);
+    expect(names(words)).toEqual(['github_create_branch', 'github_create_pull_request']);
+    expect(await createToolCatalog(ENTRIES, { embedder, embeddingWeight: 0 }).find('create a branch', 2)).toEqual(words);
+    expect(calls).toEqual([]);
     expect(await order(3)).toEqual(['github_create_pull_request', 'github_create_branch']);
+    expect(calls).toHaveLength(1);
   });
 
   it('refuses an embedder that is not a function, and an embeddingWeight that is not a finite number >= 0', () => {
     expect(() => createToolCatalog(ENTRIES, { embedder: {} as never })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
-    for (const embeddingWeight of [-1, Number.NaN, Number.POSITIVE_INFINITY, '1' as never]) {
+    for (const embeddingWeight of [-1, Number.NaN, Number.POSITIVE_INFINITY, '1' as never, null as never]) {
       expect(() => createToolCatalog(ENTRIES, { embeddingWeight }), String(embeddingWeight)).toThrow(expect.objectContaining({ code: 'invalid_options' }));
     }
   });

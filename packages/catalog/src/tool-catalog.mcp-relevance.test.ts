@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CatalogEmbedder } from './catalog-embeddings.js';
 import { createToolCatalog } from './tool-catalog.js';
 import { loadMcpServerCatalog, loadMcpServerToolLists } from './__fixtures__/load-mcp-server-catalog.js';
 import { HELD_OUT_QUERIES, TUNING_QUERIES } from './__fixtures__/mcp-server-queries.js';
@@ -62,8 +63,9 @@ describe('search relevance on real MCP servers’ tool lists (no embedder)', () 
 describe('hybrid ranking on the same set with a deterministic hashing embedder', () => {
   // The hashing embedder knows no meaning (words and trigrams hashed to 1024 dimensions): this checks the fusion at the
   // scale of a real catalog, not what a real embedding model would reach (not measured here: no model runs in tests).
-  // It is weaker than the words, so it gets the lower embedding weight such an embedder calls for.
-  const catalog = createToolCatalog(loadMcpServerCatalog(), { embedder: hashingEmbedder, embeddingWeight: 0.35 });
+  // It is weaker than the words, so it gets a lower embedding weight; the default weight is measured below.
+  const entries = loadMcpServerCatalog();
+  const catalog = createToolCatalog(entries, { embedder: hashingEmbedder, embeddingWeight: 0.35 });
 
   it('keeps its measured relevance through find()', async () => {
     const tuning = await measureRelevance(TUNING_QUERIES, (query, limit) => catalog.find(query, limit));
@@ -71,17 +73,29 @@ describe('hybrid ranking on the same set with a deterministic hashing embedder',
     const fresh = await measureRelevance(FRESH_HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit));
     const unseen = await measureRelevance(UNSEEN_HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit));
     console.log(
-      `hybrid (hashing embedder)\n${format('tuning', tuning)}\n${format('first held-out', firstHeldOut)}\n${format('fresh held-out', fresh)}\n${format('unseen held-out', unseen)}`,
+      `hybrid (hashing embedder, weight 0.35)\n${format('tuning', tuning)}\n${format('first held-out', firstHeldOut)}\n${format('fresh held-out', fresh)}\n${format('unseen held-out', unseen)}`,
     );
     // Measured: tuning 0.860 / 0.980, first held-out 0.740 / 0.950, fresh held-out 0.544 / 0.728, unseen 0.288 / 0.598.
-    expect(tuning.top1).toBeGreaterThanOrEqual(0.81);
+    expect(tuning.top1).toBeGreaterThanOrEqual(0.84);
     expect(tuning.recallAt5).toBeGreaterThanOrEqual(0.96);
-    expect(firstHeldOut.top1).toBeGreaterThanOrEqual(0.71);
+    expect(firstHeldOut.top1).toBeGreaterThanOrEqual(0.72);
     expect(firstHeldOut.recallAt5).toBeGreaterThanOrEqual(0.93);
-    expect(fresh.top1).toBeGreaterThanOrEqual(0.49);
-    expect(fresh.recallAt5).toBeGreaterThanOrEqual(0.72);
+    expect(fresh.top1).toBeGreaterThanOrEqual(0.52);
+    expect(fresh.recallAt5).toBeGreaterThanOrEqual(0.71);
     expect(unseen.top1).toBeGreaterThanOrEqual(0.28);
-    expect(unseen.recallAt5).toBeGreaterThanOrEqual(0.59);
+    expect(unseen.recallAt5).toBeGreaterThanOrEqual(0.58);
+  });
+
+  it('at the default weight pulls top-1 below the words: a weak embedder needs the lower weight', async () => {
+    const atDefault = createToolCatalog(entries, { embedder: hashingEmbedder });
+    const fresh = await measureRelevance(FRESH_HELD_OUT_QUERIES, (query, limit) => atDefault.find(query, limit));
+    const unseen = await measureRelevance(UNSEEN_HELD_OUT_QUERIES, (query, limit) => atDefault.find(query, limit));
+    const lowered = await measureRelevance(FRESH_HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit));
+    console.log(`hybrid (hashing embedder, default weight)\n${format('fresh held-out', fresh)}\n${format('unseen held-out', unseen)}`);
+    // Measured: fresh held-out 0.367 / 0.646, unseen 0.235 / 0.508 (the words alone: 0.531 / 0.714 and 0.295 / 0.621).
+    expect(fresh.top1).toBeGreaterThanOrEqual(0.35);
+    expect(unseen.top1).toBeGreaterThanOrEqual(0.22);
+    expect(lowered.top1).toBeGreaterThan(fresh.top1 + 0.1);
   });
 });
 
@@ -108,51 +122,64 @@ describe('search relevance on catalogs of 40 tools drawn from the real servers (
 });
 
 describe('hybrid fusion with an embedder of known quality', () => {
-  // rankingEmbedder is told each request's expected tool and ranks it first with a set probability: it measures what
-  // the fusion lets a good embedder add, not what any real model knows.
+  // rankingEmbedder is told each request's expected tool and ranks it first with a set probability. These tests check
+  // the weighting of the fusion (what it lets a good embedder decide), not what any real model knows.
   const entries = loadMcpServerCatalog();
   const queries = [...TUNING_QUERIES, ...MORE_TUNING_QUERIES, ...HELD_OUT_QUERIES, ...FRESH_HELD_OUT_QUERIES, ...UNSEEN_HELD_OUT_QUERIES];
   const words = createToolCatalog(entries);
+  /** The embedder, failing the test if it ever throws (find() would quietly fall back to the words). */
+  const strict = (embedder: CatalogEmbedder) => {
+    const failures: unknown[] = [];
+    const checked: CatalogEmbedder = async (texts) => {
+      try {
+        return await embedder(texts);
+      } catch (error) {
+        failures.push(error);
+        throw error;
+      }
+    };
+    return { embedder: checked, failures };
+  };
   const measureHeldOut = async (catalog: ReturnType<typeof createToolCatalog>) => ({
     fresh: await measureRelevance(FRESH_HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit)),
     unseen: await measureRelevance(UNSEEN_HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit)),
   });
 
-  it('an embedder that always ranks the right tool first lifts held-out top-1 to 0.95 and above; at half weight it adds much less', async () => {
-    const embedder = rankingEmbedder({ tools: entries, queries, accuracy: 1 });
+  it('lets an embedder that always ranks the right tool first decide nearly every request; at half weight the words overrule it more often', async () => {
+    const { embedder, failures } = strict(rankingEmbedder({ tools: entries, queries, accuracy: 1 }));
     const hybrid = await measureHeldOut(createToolCatalog(entries, { embedder }));
     const half = await measureHeldOut(createToolCatalog(entries, { embedder, embeddingWeight: 0.5 }));
     console.log(`embedder always right\n${format('fresh held-out', hybrid.fresh)}\n${format('unseen held-out', hybrid.unseen)}`);
     console.log(`embedder always right, embedding weight 0.5\n${format('fresh held-out', half.fresh)}\n${format('unseen held-out', half.unseen)}`);
-    // Measured: 0.980 / 0.990 and 0.970 / 0.989; at weight 0.5, 0.844 / 0.980 and 0.742 / 0.981. (Fixed equal weights
-    // gave 0.925 and 0.902; the word ranking at twice the embedding's, 0.748 and 0.652.)
-    expect(hybrid.fresh.top1).toBeGreaterThanOrEqual(0.97);
-    expect(hybrid.fresh.recallAt5).toBeGreaterThanOrEqual(0.98);
-    expect(hybrid.unseen.top1).toBeGreaterThanOrEqual(0.96);
+    expect(failures).toEqual([]);
+    // Measured: 0.993 / 0.997 and 0.977 / 0.996; at weight 0.5, 0.850 / 0.986 and 0.750 / 0.989. (Fixed equal weights
+    // give 0.932 and 0.909 top-1; the word ranking at twice the embedding's weight, as before this fusion, 0.755 and 0.659.)
+    expect(hybrid.fresh.top1).toBeGreaterThanOrEqual(0.98);
+    expect(hybrid.fresh.recallAt5).toBeGreaterThanOrEqual(0.99);
+    expect(hybrid.unseen.top1).toBeGreaterThanOrEqual(0.97);
     expect(hybrid.unseen.recallAt5).toBeGreaterThanOrEqual(0.98);
-    expect(half.fresh.top1).toBeLessThan(0.9);
-    expect(half.unseen.top1).toBeLessThan(0.8);
+    for (const set of ['fresh', 'unseen'] as const) expect(half[set].top1, set).toBeLessThan(hybrid[set].top1 - 0.1);
   });
 
-  it('an embedder right three times in four, confused with the words’ best hits otherwise, lifts held-out top-1 above both rankings alone', async () => {
+  it('with an embedder right three times in four, confused with the words’ best hits otherwise, lifts held-out top-1 far above the words and not below the embedder', async () => {
     const confusable = (query: string) => words.search(query, 4).map((match) => match.entry.name);
-    const embedder = rankingEmbedder({ tools: entries, queries, accuracy: 0.75, confusable });
+    const { embedder, failures } = strict(rankingEmbedder({ tools: entries, queries, accuracy: 0.75, confusable }));
     const hybrid = await measureHeldOut(createToolCatalog(entries, { embedder }));
     // A weight so large that the words only break ties: the embedder's own ranking.
     const embedderAlone = await measureHeldOut(createToolCatalog(entries, { embedder, embeddingWeight: 1e6 }));
     const wordsAlone = await measureHeldOut(words);
     console.log(
-      `embedder right 3 times in 4, equal weights\n${format('fresh held-out', hybrid.fresh)}\n${format('unseen held-out', hybrid.unseen)}\n` +
+      `embedder right 3 times in 4\n${format('fresh held-out', hybrid.fresh)}\n${format('unseen held-out', hybrid.unseen)}\n` +
         `the embedder alone\n${format('fresh held-out', embedderAlone.fresh)}\n${format('unseen held-out', embedderAlone.unseen)}`,
     );
-    // Measured: hybrid 0.816 / 0.990 and 0.788 / 0.989; the embedder alone 0.782 / 0.990 and 0.780 / 0.989; the words
-    // 0.531 / 0.714 and 0.295 / 0.621. (Fixed equal weights gave 0.810 and 0.735, below the embedder alone on unseen.)
+    expect(failures).toEqual([]);
+    // Measured: 0.830 / 0.997 and 0.788 / 0.996; the embedder alone 0.796 / 0.997 and 0.773 / 0.996; the words 0.531 /
+    // 0.714 and 0.295 / 0.621. (Fixed equal weights give 0.816 and 0.735 top-1; the words at twice the embedding's weight,
+    // 0.728 and 0.561.)
     for (const set of ['fresh', 'unseen'] as const) {
       expect(hybrid[set].top1, set).toBeGreaterThan(wordsAlone[set].top1 + 0.2);
       expect(hybrid[set].top1, set).toBeGreaterThanOrEqual(embedderAlone[set].top1);
-      expect(hybrid[set].recallAt5, set).toBeGreaterThanOrEqual(Math.max(wordsAlone[set].recallAt5, embedderAlone[set].recallAt5));
+      expect(hybrid[set].recallAt5, set).toBeGreaterThan(wordsAlone[set].recallAt5 + 0.2);
     }
-    expect(hybrid.fresh.top1).toBeGreaterThanOrEqual(0.8);
-    expect(hybrid.unseen.top1).toBeGreaterThanOrEqual(0.78);
   });
 });

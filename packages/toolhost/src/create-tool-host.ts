@@ -42,7 +42,7 @@ export interface ToolHostOptions {
   catalog?: CatalogEntry[];
   /** Embeds catalog tools and queries so search_tools ranks by meaning as well as words (hybrid); each tool is embedded once. */
   catalogEmbedder?: CatalogEmbedder;
-  /** Weight of the embedding ranking against the words' 0.5 to 1 (default 1); about 0.35 for an embedder weaker than the words. */
+  /** Weight of the embedding ranking in hybrid ranking (default 1; see ToolCatalogOptions.embeddingWeight). */
   catalogEmbeddingWeight?: number;
   /** Decides sandbox_permissions / justification requests (default: allow use_default, deny escalation). */
   gateway?: ExecGateway;

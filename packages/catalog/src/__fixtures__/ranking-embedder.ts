@@ -15,7 +15,8 @@ export interface RankingEmbedderOptions {
   confusable?: (query: string) => string[];
 }
 
-const normalize = (text: string) => text.trim().split(/\s+/).join(' ');
+/** A request as find() passes it to the embedder: words split at spaces, commas and semicolons, joined by spaces. */
+const normalize = (text: string) => text.split(/[\s,;]+/).filter(Boolean).join(' ');
 
 /**
  * A stand-in for an embedding model of known quality, to measure what hybrid fusion does with a good embedder (it
