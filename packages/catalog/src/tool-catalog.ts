@@ -32,7 +32,7 @@ export interface ToolCatalog {
 export interface ToolCatalogOptions {
   /** Embeds tool texts and queries for hybrid ranking in {@link ToolCatalog.find}; each tool is embedded once and cached. */
   embedder?: CatalogEmbedder;
-  /** Weight of the embedding ranking in hybrid ranking (default 1, a finite number >= 0; 0 ranks by the words alone). */
+  /** Weight of the embedding ranking in hybrid ranking (default 1, a finite number, at least 0; 0 ranks by the words alone). */
   embeddingWeight?: number;
 }
 

@@ -58,7 +58,7 @@ export interface ToolRuntimeOptions {
   catalog?: CatalogEntry[];
   /** Embeds catalog tools and queries for hybrid search_tools ranking. */
   catalogEmbedder?: CatalogEmbedder;
-  /** Weight of the embedding ranking in hybrid ranking (see `ToolCatalogOptions.embeddingWeight` in @toolhost/catalog). */
+  /** Weight of the embedding ranking in hybrid ranking (see `ToolCatalogOptions.embeddingWeight` of the catalog package). */
   catalogEmbeddingWeight?: number;
   verification?: VerificationGateOptions;
   /** Called after every call with its arguments and result (for recording). */
