@@ -2,6 +2,7 @@
 // Run: npm run bench -- catalog
 import { performance } from 'node:perf_hooks';
 import { createToolCatalog, type CatalogEntry } from '@toolhost/catalog';
+import { seededRandom } from '../packages/catalog/src/__fixtures__/seeded-random.js';
 
 const ENTRY_COUNT = 10_000;
 const ROUNDS = 5;
@@ -28,20 +29,8 @@ const PHRASES: Record<string, string> = {
   sync: 'Synchronises a', share: 'Shares a', move: 'Moves a', copy: 'Copies a', describe: 'Describes the settings of a', watch: 'Watches a',
 };
 
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function generateEntries(count: number): CatalogEntry[] {
-  const next = random(42);
+  const next = seededRandom(42);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
   const entries: CatalogEntry[] = [];
   const seen = new Set<string>();
@@ -77,7 +66,7 @@ function generateEntries(count: number): CatalogEntry[] {
 type QueryKind = 'paraphrase' | 'partial' | 'typo' | 'exact' | 'multi-name';
 
 function generateQueries(entries: CatalogEntry[]): { kind: QueryKind; query: string }[] {
-  const next = random(7);
+  const next = seededRandom(7);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
   const queries: { kind: QueryKind; query: string }[] = [];
   for (let i = 0; i < 40; i++) {

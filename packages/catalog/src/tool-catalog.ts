@@ -176,14 +176,16 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
     return index.rank(terms, groups, needed, exclude);
   };
 
-  const rank = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] =>
-    lexicalHits(text, exclude, needed).map((hit) => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: false }));
+  /** A ranked hit as a match (not an exact-name selection). */
+  const matchOf = (hit: RankedHit, weakMatch = false): CatalogMatch => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: weakMatch });
+
+  const rank = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] => lexicalHits(text, exclude, needed).map((hit) => matchOf(hit));
 
   const exactMatches = (named: string[]): CatalogMatch[] =>
     named.slice(0, MAX_EXACT).map((name) => ({ entry: records.get(name)!, score: 1, exact: true, weak: false }));
 
   const weakMatches = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] =>
-    topHits(weak.rank(text).filter((hit) => !exclude.has(hit.id)), needed).map((hit) => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: true }));
+    topHits(weak.rank(text).filter((hit) => !exclude.has(hit.id)), needed).map((hit) => matchOf(hit, true));
 
   const catalog: ToolCatalog = {
     add(entry) {
@@ -247,7 +249,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
       fuse(words, FUSION.lexicalFloor + (1 - FUSION.lexicalFloor) * (words[0]?.coverage ?? 0));
       fuse(embeddings.rank(queryVector, exclude, FUSION_DEPTH), embeddingWeight);
       const hits = [...fused].filter(([id]) => records.has(id)).map(([id, score]) => ({ id, score }));
-      const ranked = topHits(hits, limit - exact.length).map((hit) => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: false }));
+      const ranked = topHits(hits, limit - exact.length).map((hit) => matchOf(hit));
       return [...exact, ...relativeScores(ranked)];
     },
   };

@@ -1,15 +1,8 @@
 import type { CatalogEmbedder } from '../catalog-embeddings.js';
 
-const DIMENSIONS = 1024;
+import { textSeed } from './seeded-random.js';
 
-function hash(text: string): number {
-  let value = 2166136261;
-  for (let i = 0; i < text.length; i++) {
-    value ^= text.charCodeAt(i);
-    value = Math.imul(value, 16777619);
-  }
-  return value >>> 0;
-}
+const DIMENSIONS = 1024;
 
 /**
  * A deterministic embedder for tests: words and character trigrams hashed into 1024 signed dimensions. It knows no
@@ -20,7 +13,7 @@ export const hashingEmbedder: CatalogEmbedder = async (texts) =>
     const vector = new Array<number>(DIMENSIONS).fill(0);
     const words = text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 1);
     const add = (feature: string, weight: number) => {
-      const value = hash(feature);
+      const value = textSeed(feature);
       vector[value % DIMENSIONS] += value & 0x80000000 ? -weight : weight;
     };
     for (const word of words) {

@@ -1,4 +1,4 @@
-/** FNV-1a hash of a text, as a 32-bit seed. */
+/** FNV-1a hash of a text, as an unsigned 32-bit number (a seed, or a feature's bucket). */
 export function textSeed(text: string): number {
   let value = 2166136261;
   for (let i = 0; i < text.length; i++) {
