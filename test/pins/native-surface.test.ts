@@ -8,7 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerToolUses } from '@toolhost/anthropic';
 import { createMcpServer } from '@toolhost/mcp';
-import { answerResponsesCalls, createAgentsEditor, toPatchEnvelope, type ApplyPatchOperation } from '@toolhost/openai';
+import { answerResponsesCalls, createAgentsEditor, type ApplyPatchOperation } from '@toolhost/openai';
 import { createFakeToolHost } from '@toolhost/testing';
 import { createToolHost, type ToolHost } from 'toolhost';
 
@@ -63,32 +63,42 @@ describe('native answers', () => {
 });
 
 describe('the same error code on every path', () => {
-  const mistakes: Array<{ code: string; operation: ApplyPatchOperation }> = [
-    { code: 'patch_context_not_found', operation: { type: 'update_file', path: 'src/app.ts', diff: '@@\n-nothing like this\n+x\n' } },
-    { code: 'patch_target_missing', operation: { type: 'delete_file', path: 'src/gone.ts' } },
-    { code: 'patch_target_exists', operation: { type: 'create_file', path: 'src/app.ts', diff: '+x\n' } },
-    { code: 'outside_workspace', operation: { type: 'create_file', path: '../escape.ts', diff: '+x\n' } },
+  // Each native operation and the apply_patch text that asks for the same change.
+  const mistakes: Array<{ code: string; operation: ApplyPatchOperation; patch: string }> = [
+    { code: 'patch_context_not_found', operation: { type: 'update_file', path: 'src/app.ts', diff: '@@\n-nothing like this\n+x\n' }, patch: '*** Update File: src/app.ts\n@@\n-nothing like this\n+x' },
+    { code: 'patch_target_missing', operation: { type: 'delete_file', path: 'src/gone.ts' }, patch: '*** Delete File: src/gone.ts' },
+    { code: 'patch_target_exists', operation: { type: 'create_file', path: 'src/app.ts', diff: '+x\n' }, patch: '*** Add File: src/app.ts\n+x' },
+    { code: 'outside_workspace', operation: { type: 'create_file', path: '../escape.ts', diff: '+x\n' }, patch: '*** Add File: ../escape.ts\n+x' },
   ];
-
-  for (const { code, operation } of mistakes) {
+  const nativeTexts: Record<string, string> = {};
+  for (const { code, operation, patch } of mistakes) {
     it(`${code}: apply_patch, Responses apply_patch_call, Agents Editor, MCP`, async () => {
       const host = createFakeToolHost({ environment: linux, files });
-      const direct = await host.call('apply_patch', { input: toPatchEnvelope(operation) });
+      const input = `*** Begin Patch\n${patch}\n*** End Patch`;
+      const direct = await host.call('apply_patch', { input });
       const [responses] = await answerResponsesCalls([{ type: 'apply_patch_call', id: 'x', call_id: 'x', status: 'completed', operation }], host);
       const editor = createAgentsEditor(host);
       const agents = await (operation.type === 'delete_file' ? editor.deleteFile(operation) : operation.type === 'create_file' ? editor.createFile(operation) : editor.updateFile({ type: operation.type, path: operation.path, diff: operation.diff }));
       const client = new Client({ name: 'pins', version: '1.0.0' });
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
       await Promise.all([createMcpServer(host).connect(serverTransport), client.connect(clientTransport)]);
-      const mcp = await client.callTool({ name: 'apply_patch', arguments: { input: toPatchEnvelope(operation) } });
+      const mcp = await client.callTool({ name: 'apply_patch', arguments: { input } });
       await client.close();
       expect(direct.error?.code).toBe(code);
-      expect(responses.output).toBe(direct.output);
-      expect(agents).toEqual({ status: 'failed', output: direct.output });
+      // The native answers speak of the operation as it was sent (update_file, diff lines, the shell tool), not of patch text.
+      expect(responses).toMatchObject({ status: 'failed', output: expect.stringMatching(new RegExp(`^Error \\[${code}\\]: `)) });
+      expect(responses.output).not.toMatch(/\*\*\* (?:Add|Update|Delete) File|exec_command/);
+      expect(agents).toEqual({ status: 'failed', output: responses.output });
+      nativeTexts[code] = String(responses.output);
       expect(mcp.structuredContent).toMatchObject({ error: { code } });
       expect(host.calls.map((call) => call.result.error?.code)).toEqual([code, code, code, code]);
     });
   }
+
+  it('pins the native refusal texts of those calls (runs after them)', async () => {
+    expect(Object.keys(nativeTexts)).toEqual(mistakes.map((mistake) => mistake.code));
+    await expect(JSON.stringify(nativeTexts, null, 2) + '\n').toMatchFileSnapshot('./__pins__/native/openai.refusals.json');
+  });
 
   it('outside_workspace and patch codes from the Anthropic text editor too', async () => {
     const host = createFakeToolHost({ environment: linux, files });

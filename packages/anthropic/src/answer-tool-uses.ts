@@ -20,7 +20,7 @@ export interface AnswerToolUsesOptions {
 }
 
 /** The host surface {@link answerToolUses} uses (a real host or the fake one). */
-export type AnthropicToolHost = Pick<ToolHost, 'call' | 'readPath' | 'budget'> & Partial<Pick<ToolHost, 'nextSegment' | 'recordCommand'>>;
+export type AnthropicToolHost = Pick<ToolHost, 'call' | 'edit' | 'readPath' | 'budget'> & Partial<Pick<ToolHost, 'nextSegment' | 'recordCommand'>>;
 
 function isToolUse(block: unknown): block is AnthropicToolUseBlock {
   const candidate = block as AnthropicToolUseBlock;

@@ -99,7 +99,7 @@ describe('str_replace_based_edit_tool', () => {
     expect(Buffer.from(await host.workspace.readFile('win.txt')).toString('utf8')).toBe('\ufeffalpha\r\nbeta GAMMA\r\ninserted\r\ndelta\r\n');
   });
 
-  it('creates and overwrites files, and inserts with insert_text or new_str', async () => {
+  it('creates files byte for byte, refuses to overwrite one as the reference editor does, and inserts with insert_text or new_str', async () => {
     const host = createFakeToolHost({ environment: linux, files: { 'list.txt': 'a\nb\na\nb\n' }, verification: { threshold: Infinity } });
     const results = await answerToolUses(
       [
@@ -112,12 +112,15 @@ describe('str_replace_based_edit_tool', () => {
       ],
       host,
     );
-    expect(results.slice(0, 2).map(text)).toEqual(['File created successfully at: new/file.txt', 'File created successfully at: new/file.txt']);
+    expect(results.slice(0, 2).map(text)).toEqual([
+      'File created successfully at: new/file.txt',
+      'Error [patch_target_exists]: File already exists at: new/file.txt. Cannot overwrite files using command `create`.',
+    ]);
     expect(results.slice(2, 5).map((result) => [result.is_error, text(result).split('\n')[0]])).toEqual(
       Array(3).fill([undefined, "The file list.txt has been edited. Here's the result of running `cat -n` on a snippet of list.txt:"]),
     );
     expect(text(results[5])).toBe('Error [invalid_arguments]: insert_line 99 is outside the file, which has 7 lines: use 0..7.');
-    expect(host.files()).toEqual({ 'new/file.txt': 'replaced\n', 'list.txt': 'top\na\nb\na\nafter third\nb\nend\n' });
+    expect(host.files()).toEqual({ 'new/file.txt': 'first\nsecond\n', 'list.txt': 'top\na\nb\na\nafter third\nb\nend\n' });
   });
 
   it('counts its edits in the anti-blind-editing gate and refuses edits outside the workspace', async () => {
@@ -133,7 +136,7 @@ describe('str_replace_based_edit_tool', () => {
     );
     expect(text(results[2])).toMatch(/^Error \[verification_required\]/);
     expect(text(results[3])).toMatch(/^Error \[(outside_workspace|verification_required)\]/);
-    expect(host.files()).toEqual({ 'a.txt': 'a\nb\n', 'b.txt': 'b\n' });
+    expect(host.files()).toEqual({ 'a.txt': 'a\nb\n', 'b.txt': 'b' });
   });
 
   it('replaces a match at the very start that begins with a line break, and empties the last lines without leaving one behind', async () => {
@@ -150,7 +153,7 @@ describe('str_replace_based_edit_tool', () => {
     expect(host.files()).toEqual({ 'lead.txt': 'FIRST\nsecond\n', 'tail.txt': 'keep\n', 'tail2.txt': 'keep\n' });
   });
 
-  it('replaces the unterminated last line with text ending in a line break without adding an empty line', async () => {
+  it('replaces only the matched bytes: an unterminated last line stays unterminated, new_str takes the file\'s CRLF', async () => {
     const files = { 'crlf.txt': 'a\r\n}\r\nhello', 'lf.txt': 'a\n}\nhello', 'two.txt': 'a\nhello', 'mid.txt': 'a\nhello' };
     const host = createFakeToolHost({ environment: linux, files });
     const results = await answerToolUses(
@@ -163,8 +166,8 @@ describe('str_replace_based_edit_tool', () => {
       host,
     );
     expect(results.map((result) => result.is_error)).toEqual([undefined, undefined, undefined, undefined]);
-    // The result is the replaced text, given a final line ending when it had none (as every patched last line gets).
-    expect(host.files()).toEqual({ 'crlf.txt': 'a\r\n}\r\n\r\n', 'lf.txt': 'a\n}\nx\n', 'two.txt': 'a\ny\nz\n\n', 'mid.txt': 'a\nh\nlo\n' });
+    // Each file is its text with the match replaced, nothing added around it; line breaks follow a CRLF file's.
+    expect(host.files()).toEqual({ 'crlf.txt': 'a\r\n}\r\n\r\n', 'lf.txt': 'a\n}\nx\n', 'two.txt': 'a\ny\nz\n\n', 'mid.txt': 'a\nh\nlo' });
   });
 
   it('refuses an edit path with surrounding whitespace or a line break, writing nothing', async () => {
@@ -179,7 +182,7 @@ describe('str_replace_based_edit_tool', () => {
     );
     expect(results.map(text)).toEqual([
       'Error [invalid_arguments]: path "a.txt " starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.',
-      'Error [invalid_arguments]: path " a.txt" starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.',
+      'Error [tool_failed]: " a.txt" does not exist. Check the path, or list its folder first.',
       'Error [outside_workspace]: path "b.txt\\n*** Delete File: a.txt" contains a NUL or control character',
     ]);
     expect(host.files()).toEqual({ 'a.txt': 'a\n' });

@@ -1,4 +1,4 @@
-import type { ToolHost, ToolResult } from 'toolhost';
+import { ANTHROPIC_NATIVE_VOCABULARY, errorResult, okResult, type ErrorCode, type FileOperation, type ToolHost, type ToolResult } from 'toolhost';
 
 /** Options of Anthropic's text editor tool. */
 export interface TextEditorOptions {
@@ -6,17 +6,17 @@ export interface TextEditorOptions {
   maxOutputTokens?: number;
 }
 
-type EditorHost = Pick<ToolHost, 'call' | 'readPath' | 'budget'>;
+type EditorHost = Pick<ToolHost, 'edit' | 'readPath' | 'budget'>;
 
 /** Lines shown around an edit in the snippet that confirms it. */
 const SNIPPET_LINES = 4;
 
-function fail(code: string, message: string): ToolResult {
-  return { ok: false, output: `Error [${code}]: ${message}`, error: { code: code as never, message } };
-}
+const fail = (code: ErrorCode, message: string): ToolResult => errorResult(code, message);
+const ok = (output: string): ToolResult => okResult(output);
 
-function ok(output: string): ToolResult {
-  return { ok: true, output };
+/** Applies one editor command's file operation with the engine's guarantees, its texts in the text editor's terms. */
+function apply(host: EditorHost, operation: FileOperation): Promise<ToolResult> {
+  return host.edit([operation], { vocabulary: ANTHROPIC_NATIVE_VOCABULARY });
 }
 
 /** The text's lines without their endings (a final line ending starts no extra line). */
@@ -32,61 +32,10 @@ export function numberLines(lines: readonly string[], firstLine = 1): string {
   return lines.map((line, index) => `${String(firstLine + index).padStart(6)}\t${line}`).join('\n');
 }
 
-/** Starts of every occurrence of `needle` in `haystack`. */
-function occurrences(haystack: string, needle: string): number[] {
-  const found: number[] = [];
-  for (let index = haystack.indexOf(needle); index >= 0; index = haystack.indexOf(needle, index + 1)) found.push(index);
-  return found;
-}
-
 function lineOf(text: string, offset: number): number {
   let line = 0;
   for (let index = text.indexOf('\n'); index >= 0 && index < offset; index = text.indexOf('\n', index + 1)) line += 1;
   return line;
-}
-
-function sameLines(lines: readonly string[], at: number, sequence: readonly string[]): boolean {
-  for (let index = 0; index < sequence.length; index++) if (lines[at + index] !== sequence[index]) return false;
-  return true;
-}
-
-function countSequence(lines: readonly string[], sequence: readonly string[]): number {
-  let count = 0;
-  for (let at = 0; at + sequence.length <= lines.length; at++) if (sameLines(lines, at, sequence)) count += 1;
-  return count;
-}
-
-/**
- * An Update section replacing lines [start, end) with `replacement`, with just enough unchanged lines around it that
- * the old segment occurs once in the file, so the patch engine places it exactly there.
- */
-export function replacementSection(path: string, lines: readonly string[], start: number, end: number, replacement: readonly string[]): string {
-  let before = 0;
-  let after = 0;
-  const unique = () => {
-    const segment = lines.slice(start - before, end + after);
-    return segment.length > 0 && countSequence(lines, segment) === 1;
-  };
-  // An insertion at the very end needs no context: a pure insertion without an anchor goes at the end of the file.
-  const atEnd = start === end && end === lines.length;
-  while (!atEnd && !unique()) {
-    const canGrowBefore = start - before > 0;
-    const canGrowAfter = end + after < lines.length;
-    if (!canGrowBefore && !canGrowAfter) break;
-    if (canGrowBefore) before += 1;
-    if (!unique() && canGrowAfter) after += 1;
-  }
-  const body = [
-    ...lines.slice(start - before, start).map((line) => ` ${line}`),
-    ...lines.slice(start, end).map((line) => `-${line}`),
-    ...replacement.map((line) => `+${line}`),
-    ...lines.slice(end, end + after).map((line) => ` ${line}`),
-  ];
-  return `*** Update File: ${path}\n@@\n${body.join('\n')}`;
-}
-
-function envelope(...sections: string[]): string {
-  return `*** Begin Patch\n${sections.join('\n')}\n*** End Patch`;
 }
 
 async function readFile(host: EditorHost, path: string): Promise<{ path: string; text: string } | ToolResult> {
@@ -137,12 +86,8 @@ async function view(host: EditorHost, args: Record<string, unknown>, options: Te
 async function create(host: EditorHost, args: Record<string, unknown>): Promise<ToolResult> {
   const path = args.path as string;
   if (typeof args.file_text !== 'string') return fail('invalid_arguments', 'create needs file_text (string).');
-  const added = ['*** Add File: ' + path, ...textLines(args.file_text).map((line) => `+${line}`)].join('\n');
-  const existing = await host.readPath(path);
-  if (existing.ok && existing.kind === 'directory') return fail('tool_failed', `${JSON.stringify(path)} is a folder; give the path of a file.`);
-  // Overwriting is a delete and an add in one atomic patch.
-  const input = existing.ok ? envelope(`*** Delete File: ${path}`, added) : envelope(added);
-  const result = await host.call('apply_patch', { input });
+  // The file gets file_text byte for byte; an existing path is refused, as the reference editor refuses it.
+  const result = await apply(host, { kind: 'add', path, content: args.file_text });
   return result.ok ? ok(`File created successfully at: ${path}`) : result;
 }
 
@@ -152,44 +97,14 @@ async function strReplace(host: EditorHost, args: Record<string, unknown>): Prom
   if (args.new_str !== undefined && typeof args.new_str !== 'string') return fail('invalid_arguments', 'new_str must be a string.');
   const read = await readFile(host, path);
   if ('ok' in read) return read;
-  const text = read.text.replace(/\r\n/g, '\n');
-  const oldText = args.old_str.replace(/\r\n/g, '\n');
-  const newText = ((args.new_str as string | undefined) ?? '').replace(/\r\n/g, '\n');
-  const found = occurrences(text, oldText);
-  if (found.length === 0) {
-    return fail('patch_context_not_found', `No replacement was performed: old_str did not appear verbatim in ${path}. View the file and copy the text exactly, whitespace included.`);
-  }
-  if (found.length > 1) {
-    const lines = found.map((offset) => lineOf(text, offset) + 1);
-    return fail('patch_ambiguous', `No replacement was performed: old_str appears ${found.length} times in ${path}, at lines ${lines.join(', ')}. Include more surrounding lines so it matches exactly once.`);
-  }
-  const offset = found[0];
-  const matchEnd = offset + oldText.length;
-  // lastIndexOf treats a negative start as 0 and would find a line break at offset 0 itself.
-  const regionStart = offset === 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
-  const lineEnd = text.indexOf('\n', matchEnd);
-  const regionEnd = lineEnd < 0 ? text.length : lineEnd;
-  const lines = textLines(text);
-  const startLine = lineOf(text, regionStart);
-  let oldRegion = text.slice(regionStart, regionEnd);
-  let newRegion = text.slice(regionStart, offset) + newText + text.slice(matchEnd, regionEnd);
-  // A match that takes the file's final line ending: compare whole lines, and an emptied region removes its lines.
-  const trailing = regionEnd === text.length && oldRegion.endsWith('\n');
-  if (trailing) {
-    oldRegion = oldRegion.slice(0, -1);
-    if (newRegion.endsWith('\n')) newRegion = newRegion.slice(0, -1);
-  }
-  const oldCount = oldRegion.split('\n').length;
-  // Emptying the file's last lines (with or without a final line ending) removes them rather than leaving an empty line.
-  const emptied = regionEnd === text.length && newRegion === '';
-  // In a file without a final line ending, the patch gives the new last line one (every added line ends with one): a
-  // replacement that ends with a line break there already ends at it, rather than adding an empty line.
-  if (regionEnd === text.length && !text.endsWith('\n') && newRegion.endsWith('\n')) newRegion = newRegion.slice(0, -1);
-  const replacement = emptied ? [] : newRegion.split('\n');
-  const endLine = Math.min(lines.length, startLine + oldCount);
-  const result = await host.call('apply_patch', { input: envelope(replacementSection(read.path, lines, startLine, endLine, replacement)) });
+  const oldText = args.old_str;
+  const newText = (args.new_str as string | undefined) ?? '';
+  const result = await apply(host, { kind: 'replace', path: read.path, oldText, newText });
   if (!result.ok) return result;
-  return snippet(host, read.path, path, startLine, replacement.length);
+  // The snippet starts where the text was found (in LF or, as the engine also matches, CRLF form).
+  const at = read.text.indexOf(oldText);
+  const offset = at >= 0 ? at : Math.max(0, read.text.indexOf(oldText.replace(/\r?\n/g, '\r\n')));
+  return snippet(host, read.path, path, lineOf(read.text, offset), textLines(newText).length);
 }
 
 async function insert(host: EditorHost, args: Record<string, unknown>): Promise<ToolResult> {
@@ -201,29 +116,21 @@ async function insert(host: EditorHost, args: Record<string, unknown>): Promise<
   if (!Number.isInteger(line)) return fail('invalid_arguments', 'insert needs insert_line (integer): 0 inserts at the top, N after line N.');
   const read = await readFile(host, path);
   if ('ok' in read) return read;
-  const lines = textLines(read.text);
   const after = line as number;
-  if (after < 0 || after > lines.length) return fail('invalid_arguments', `insert_line ${after} is outside the file, which has ${lines.length} lines: use 0..${lines.length}.`);
-  const added = inserted === '' ? [''] : textLines(inserted.replace(/\r\n/g, '\n'));
-  const result = await host.call('apply_patch', { input: envelope(replacementSection(read.path, lines, after, after, added)) });
+  const result = await apply(host, { kind: 'insert', path: read.path, afterLine: after, text: inserted });
   if (!result.ok) return result;
-  return snippet(host, read.path, path, after, added.length);
+  return snippet(host, read.path, path, after, Math.max(1, textLines(inserted).length));
 }
 
 /**
  * Runs one call of Anthropic's text editor tool through the host: `view` reads with the tools' boundary checks and
- * budgets; `create`, `str_replace` and `insert` become apply_patch patches, so they are atomic, keep line endings and
- * the BOM, stay inside the workspace and count toward the anti-blind-editing gate.
+ * budgets; `create`, `str_replace` and `insert` are file operations of the patch engine, so they change exactly the
+ * bytes they name, are atomic, keep the BOM and the file's mode, stay inside the workspace and count toward the
+ * anti-blind-editing gate.
  */
 export async function runTextEditor(host: EditorHost, input: unknown, options: TextEditorOptions = {}): Promise<ToolResult> {
   const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   if (typeof args.path !== 'string' || args.path === '') return fail('invalid_arguments', 'Invalid arguments for str_replace_based_edit_tool: path must be a non-empty string');
-  // Edits become patch headers, which end at a line break and trim the path: refuse what would name another file
-  // (a view reads the path as given).
-  if (/[\r\n]/.test(args.path)) return fail('outside_workspace', `path ${JSON.stringify(args.path)} contains a NUL or control character`);
-  if (args.command !== 'view' && args.path !== args.path.trim()) {
-    return fail('invalid_arguments', `path ${JSON.stringify(args.path)} starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.`);
-  }
   switch (args.command) {
     case 'view':
       return view(host, args, options);

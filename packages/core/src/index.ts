@@ -36,6 +36,7 @@ export { normalizeWorkspacePath, resolveWorkspacePath, type WorkspacePathCheck }
 export { createMemoryWorkspace, type MemoryWorkspace, type MemoryFileInput } from './memory-workspace.js';
 export { createMemorySpool, type Spool, type SpoolWriter, type MemorySpool } from './spool.js';
 export type { ShellKind, ToolContext, ToolImplementation } from './tool-implementation.js';
+export { TOOLHOST_VOCABULARY, OPENAI_NATIVE_VOCABULARY, ANTHROPIC_NATIVE_VOCABULARY, type ToolVocabulary } from './tool-vocabulary.js';
 export type {
   Environment,
   EnvironmentProcesses,

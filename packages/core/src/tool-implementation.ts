@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import type { Spool } from './spool.js';
 import type { Tokenizer } from './tokenizer.js';
 import type { FreeformFormat, ToolResult } from './tool-result.js';
+import type { ToolVocabulary } from './tool-vocabulary.js';
 import type { Workspace } from './workspace.js';
 
 /** The shell syntax the model is asked to use. */
@@ -17,6 +18,8 @@ export interface ToolContext {
   readonly shell: ShellKind;
   /** Aborted when the host closes or the caller cancels this call (a command then kills its process tree). */
   readonly signal: AbortSignal;
+  /** The names of the tools the model was given, for texts that point at another tool (default: toolhost's own). */
+  readonly vocabulary?: ToolVocabulary;
 }
 
 /** A tool's behaviour; descriptions are added by the profile that lists it. */

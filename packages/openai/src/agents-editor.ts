@@ -18,10 +18,10 @@ export interface AgentsEditor {
 }
 
 /**
- * An OpenAI Agents SDK `Editor` over a tool host: each operation runs through the host's apply_patch engine
+ * An OpenAI Agents SDK `Editor` over a tool host: each operation runs through the host's patch engine, touching only its path
  * (atomic, boundary-checked, counted by the anti-blind-editing gate); a refused one is `failed` with its fix-it text.
  */
-export function createAgentsEditor(host: Pick<ToolHost, 'call'>): AgentsEditor {
+export function createAgentsEditor(host: Pick<ToolHost, 'edit'>): AgentsEditor {
   const run = async (operation: unknown): Promise<AgentsEditorResult> => {
     const { status, output } = await runApplyPatchOperation(host, operation);
     return { status, output };

@@ -47,12 +47,12 @@ function parseArguments(text: unknown, schema: unknown): unknown {
 /**
  * Runs every tool call item of a response through the host, in order, and returns the items to send back:
  * `function_call` and `custom_tool_call` through the named tool; `apply_patch_call` (one V4A file operation)
- * through apply_patch, `failed` with its fix-it text when nothing was written; `shell_call` through exec_command,
+ * through the patch engine, touching only the operation's path, `failed` with its fix-it text when nothing was written; `shell_call` through exec_command,
  * one output entry per command. Other items are ignored.
  */
 export async function answerResponsesCalls(
   items: readonly unknown[],
-  host: Pick<ToolHost, 'tools' | 'call'>,
+  host: Pick<ToolHost, 'tools' | 'call' | 'edit'>,
   options: AnswerResponsesOptions = {},
 ): Promise<ResponsesCallOutput[]> {
   const outputs: ResponsesCallOutput[] = [];

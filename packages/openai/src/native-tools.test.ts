@@ -5,7 +5,7 @@ import type { Editor, Shell } from '@openai/agents-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeToolHost } from '@toolhost/testing';
 import { createToolHost, type ToolHost } from 'toolhost';
-import { answerResponsesCalls, createAgentsEditor, createAgentsShell, limitOutputLength, toPatchEnvelope, toResponsesTools } from './index.js';
+import { answerResponsesCalls, createAgentsEditor, createAgentsShell, limitOutputLength, toFileOperation, toResponsesTools } from './index.js';
 
 const linux = { platform: 'linux', env: {} };
 
@@ -23,12 +23,64 @@ describe('toResponsesTools native', () => {
 });
 
 describe('apply_patch_call', () => {
-  it('wraps each V4A operation into our envelope', () => {
-    expect(toPatchEnvelope({ type: 'create_file', path: 'a.txt', diff: '+one\n+two\n' })).toBe('*** Begin Patch\n*** Add File: a.txt\n+one\n+two\n*** End Patch');
-    expect(toPatchEnvelope({ type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno', move_to: 'b.txt' })).toBe(
-      '*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-one\n+uno\n*** End Patch',
+  it('turns each V4A operation into one file operation with its diff, never into patch text', () => {
+    expect(toFileOperation({ type: 'create_file', path: 'a.txt', diff: '+one\n+two\n' })).toEqual({ kind: 'add', path: 'a.txt', diff: '+one\n+two\n' });
+    expect(toFileOperation({ type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno', move_to: 'b.txt' })).toEqual({ kind: 'update', path: 'a.txt', diff: '@@\n-one\n+uno', moveTo: 'b.txt' });
+    expect(toFileOperation({ type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno', move_to: null })).toEqual({ kind: 'update', path: 'a.txt', diff: '@@\n-one\n+uno' });
+    expect(toFileOperation({ type: 'delete_file', path: 'a.txt' })).toEqual({ kind: 'delete', path: 'a.txt' });
+    expect(toFileOperation({ type: 'rename_file', path: 'a.txt' })).toBeUndefined();
+    expect(toFileOperation({ type: 'update_file', path: 'a.txt' })).toBeUndefined();
+  });
+
+  it('touches only the operation path: a diff line that names or frames another file is refused and nothing changes', async () => {
+    const files = { 'a.txt': 'one\n', 'victim.txt': 'keep me\n' };
+    const host = createFakeToolHost({ environment: linux, files });
+    const outputs = await answerResponsesCalls(
+      [
+        applyPatchCall('m1', { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno\n*** Delete File: victim.txt\n' }),
+        applyPatchCall('m2', { type: 'create_file', path: 'new.txt', diff: '+x\n*** Add File: other.txt\n+y\n' }),
+        applyPatchCall('m3', { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno\n*** End Patch\n*** Begin Patch\n*** Update File: victim.txt\n@@\n-keep me\n+gone\n' }),
+        applyPatchCall('m4', { type: 'update_file', path: 'a.txt', diff: '*** Move to: victim.txt\n@@\n-one\n+uno\n' }),
+      ],
+      host,
     );
-    expect(toPatchEnvelope({ type: 'delete_file', path: 'a.txt' })).toBe('*** Begin Patch\n*** Delete File: a.txt\n*** End Patch');
+    expect(outputs.map((output) => (output as { output: string }).output)).toEqual([
+      'Error [patch_parse_error]: Nothing was changed: update_file a.txt: line 4 of the diff: "*** Delete File: victim.txt" is a patch file marker; this diff may only change a.txt. Send each file\'s change as its own operation; to keep such a line as unchanged text, prefix it with a space.',
+      'Error [patch_parse_error]: Nothing was changed: create_file new.txt: line 2 of the diff: "*** Add File: other.txt" is a patch file marker; this diff may only create new.txt. Send each file as its own operation; to write such a line into the file, prefix it with "+".',
+      'Error [patch_parse_error]: Nothing was changed: update_file a.txt: line 4 of the diff: "*** End Patch" is a patch file marker; this diff may only change a.txt. Send each file\'s change as its own operation; to keep such a line as unchanged text, prefix it with a space.',
+      'Error [patch_parse_error]: Nothing was changed: update_file a.txt: line 1 of the diff: "*** Move to: victim.txt" is a patch file marker; this diff may only change a.txt. Send each file\'s change as its own operation; to keep such a line as unchanged text, prefix it with a space.',
+    ]);
+    expect(host.files()).toEqual(files);
+    expect(host.calls.map((call) => call.result.data?.line)).toEqual([4, 2, 4, 1]);
+  });
+
+  it('keeps a marker-like line that is content: context led by a space, an added line led by "+"', async () => {
+    const host = createFakeToolHost({ environment: linux, files: { 'notes.md': 'intro\n *** Delete File: x\n' } });
+    const outputs = await answerResponsesCalls(
+      [
+        applyPatchCall('k1', { type: 'update_file', path: 'notes.md', diff: '@@\n intro\n  *** Delete File: x\n+*** Add File: y\n' }),
+        applyPatchCall('k2', { type: 'create_file', path: 'doc.md', diff: '+*** Begin Patch\n+*** End Patch\n' }),
+      ],
+      host,
+    );
+    expect(outputs.map((output) => 'status' in output && output.status)).toEqual(['completed', 'completed']);
+    expect(host.files()).toEqual({ 'notes.md': 'intro\n *** Delete File: x\n*** Add File: y\n', 'doc.md': '*** Begin Patch\n*** End Patch\n' });
+  });
+
+  it('speaks of a failed operation in the native terms: update_file, diff lines, the shell tool', async () => {
+    const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'one\ntwo\n' } });
+    const [output] = await answerResponsesCalls([applyPatchCall('n1', { type: 'update_file', path: 'a.txt', diff: '@@\n one\n-three\n+four\n' })], host);
+    expect((output as { output: string }).output).toBe(
+      [
+        'Error [patch_context_not_found]: The patch was not applied and no file was changed: 1 of 1 operation failed.',
+        'update_file a.txt: FAILED',
+        '    chunk 1 (diff line 1): NOT FOUND — its context was not found. Closest region (lines 1-2, 1 of 2 lines alike):',
+        '      1 | one',
+        '      2 | two',
+        '    first difference: file line 2 is "two" where the patch (line 3) expects "three"',
+        'Fix only what failed (re-read the file with shell if unsure) and send the operation again.',
+      ].join('\n'),
+    );
   });
 
   it('creates, updates and deletes through the patch engine, keeping CRLF and the BOM', async () => {
@@ -50,10 +102,9 @@ describe('apply_patch_call', () => {
     expect(Buffer.from(await host.workspace.readFile('crlf.txt')).toString('utf8')).toBe('\ufeffalpha\r\ngamma\r\n');
   });
 
-  it('answers a refused operation with status failed and the same fix-it text as apply_patch, writing nothing', async () => {
+  it('answers a refused operation with status failed and its fix-it text in the native terms, writing nothing', async () => {
     const files = { 'a.txt': 'one\ntwo\n' };
     const host = createFakeToolHost({ environment: linux, files });
-    const twin = createFakeToolHost({ environment: linux, files });
     const cases = [
       { type: 'update_file', path: 'a.txt', diff: '@@\n-three\n+four\n' },
       { type: 'create_file', path: 'a.txt', diff: '+x\n' },
@@ -61,11 +112,13 @@ describe('apply_patch_call', () => {
       { type: 'update_file', path: '../outside.txt', diff: '@@\n-a\n+b\n' },
     ];
     const outputs = await answerResponsesCalls(cases.map((operation, index) => applyPatchCall(`f${index}`, operation)), host);
-    for (const [index, operation] of cases.entries()) {
-      const direct = await twin.call('apply_patch', { input: toPatchEnvelope(operation as never) });
-      expect(direct.ok).toBe(false);
-      expect(outputs[index]).toEqual({ type: 'apply_patch_call_output', call_id: `f${index}`, status: 'failed', output: direct.output });
-    }
+    const texts = outputs.map((output) => (output as { output: string }).output);
+    expect(outputs.map((output) => 'status' in output && output.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
+    expect(texts.slice(1)).toEqual([
+      'Error [patch_target_exists]: The patch was not applied and no file was changed: 1 of 1 operation failed.\ncreate_file a.txt: FAILED — a.txt already exists; use update_file to change it, or delete_file it first.\nFix only what failed (re-read the file with shell if unsure) and send the operation again.',
+      'Error [patch_target_missing]: The patch was not applied and no file was changed: 1 of 1 operation failed.\ndelete_file missing.txt: FAILED — missing.txt does not exist.\nFix only what failed (re-read the file with shell if unsure) and send the operation again.',
+      'Error [outside_workspace]: The patch was not applied and no file was changed: 1 of 1 operation failed.\nupdate_file ../outside.txt: FAILED — path "../outside.txt" escapes the workspace with ".."\nFix only what failed (re-read the file with shell if unsure) and send the operation again.',
+    ]);
     expect(host.calls.map((call) => call.result.error?.code)).toEqual(['patch_context_not_found', 'patch_target_exists', 'patch_target_missing', 'outside_workspace']);
     expect(host.files()).toEqual(files);
   });

@@ -1,14 +1,19 @@
-import { ErrorCode, errorResult, okResult, type ErrorCode as ErrorCodeType, type ToolResult, type Workspace } from '@toolhost/core';
+import { ErrorCode, errorResult, okResult, type ErrorCode as ErrorCodeType, type ToolResult, type ToolVocabulary, type Workspace } from '@toolhost/core';
 import { commitChanges } from './commit-changes.js';
+import { editPhrases, type EditPhrases } from './edit-phrases.js';
 import { formatFailureReport } from './failure-report.js';
+import { checkFileOperations, type FileOperation } from './file-operation.js';
 import { parsePatch } from './parse-patch.js';
+import type { ParsedPatch } from './patch-syntax.js';
 import { sharedPathLocks, type PathLocks } from './path-locks.js';
 import { patchKeys, planPatch } from './plan-patch.js';
 
-/** Options of {@link applyPatch}. */
+/** Options of {@link applyPatch} and {@link applyFileOperations}. */
 export interface ApplyPatchOptions {
   /** Lock table serializing concurrent patches on the same files (default: one shared by the whole process). */
   locks?: PathLocks;
+  /** The tools the model was given, for the texts of a refusal (default: toolhost's own). */
+  vocabulary?: ToolVocabulary;
 }
 
 const MAX_LOCK_ATTEMPTS = 3;
@@ -18,8 +23,29 @@ const MAX_LOCK_ATTEMPTS = 3;
  * (temp file + rename), restoring every written file if a write fails. Returns the apply_patch tool result.
  */
 export async function applyPatch(workspace: Workspace, text: string, options: ApplyPatchOptions = {}): Promise<ToolResult> {
+  const parsed = parsePatch(text);
+  if (!parsed.ok) return errorResult(ErrorCode.PatchParseError, parsed.message, { line: parsed.line });
+  return applyParsed(workspace, parsed.patch, options);
+}
+
+/**
+ * Applies file operations given as data (see {@link FileOperation}) with the guarantees of {@link applyPatch}: all or
+ * nothing, each operation touching only the paths it names. Diffs are read first; a diff line that names or frames
+ * another file refuses the whole call.
+ */
+export async function applyFileOperations(workspace: Workspace, operations: readonly FileOperation[], options: ApplyPatchOptions = {}): Promise<ToolResult> {
+  const checked = checkFileOperations(operations, editPhrases(options.vocabulary));
+  if (!checked.ok) {
+    // A diff's own line numbers need saying that nothing was written; a refused path says so by itself.
+    const message = checked.code === ErrorCode.PatchParseError ? `Nothing was changed: ${checked.message}` : checked.message;
+    return errorResult(checked.code, message, checked.line === undefined ? undefined : { line: checked.line });
+  }
+  return applyParsed(workspace, { operations: checked.operations }, options);
+}
+
+async function applyParsed(workspace: Workspace, patch: ParsedPatch, options: ApplyPatchOptions): Promise<ToolResult> {
   try {
-    return await applyChecked(workspace, text, options);
+    return await applyChecked(workspace, patch, options, editPhrases(options.vocabulary));
   } catch (error) {
     // A file-system error while reading or checking (e.g. a file vanishing mid-call): nothing was written yet.
     const reason = error instanceof Error ? error.message : String(error);
@@ -27,16 +53,14 @@ export async function applyPatch(workspace: Workspace, text: string, options: Ap
   }
 }
 
-async function applyChecked(workspace: Workspace, text: string, options: ApplyPatchOptions): Promise<ToolResult> {
-  const parsed = parsePatch(text);
-  if (!parsed.ok) return errorResult(ErrorCode.PatchParseError, parsed.message, { line: parsed.line });
+async function applyChecked(workspace: Workspace, patch: ParsedPatch, options: ApplyPatchOptions, phrases: EditPhrases): Promise<ToolResult> {
   const locks = options.locks ?? sharedPathLocks;
   const scope = (key: string) => `${workspace.root}\u0000${key}`;
-  let keys = await patchKeys(workspace, parsed.patch);
+  let keys = await patchKeys(workspace, patch);
   for (let attempt = 1; ; attempt++) {
     const release = await locks.acquire(keys.map(scope));
     try {
-      const plan = await planPatch(workspace, parsed.patch);
+      const plan = await planPatch(workspace, patch, phrases);
       const held = new Set(keys);
       if (!plan.keys.every((key) => held.has(key))) {
         // A path changed between locking and planning (e.g. a symlink was re-pointed): lock the union and plan again.
@@ -53,7 +77,7 @@ async function applyChecked(workspace: Workspace, text: string, options: ApplyPa
       if (!plan.ok) {
         const first = plan.reports.find((report) => !report.ok)!;
         const code: ErrorCodeType = first.code ?? ErrorCode.ToolFailed;
-        return errorResult(code, formatFailureReport(plan.reports), {
+        return errorResult(code, formatFailureReport(plan.reports, phrases), {
           operations: plan.reports.map((report) => ({
             kind: report.operation.kind,
             path: report.operation.path,

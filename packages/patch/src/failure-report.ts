@@ -1,25 +1,14 @@
-import type { PatchOperation } from './patch-syntax.js';
+import type { EditPhrases } from './edit-phrases.js';
 import type { OperationReport } from './plan-patch.js';
 import type { ChunkStatus } from './plan-update.js';
 
-function header(operation: PatchOperation): string {
-  switch (operation.kind) {
-    case 'add':
-      return `*** Add File: ${operation.path}`;
-    case 'delete':
-      return `*** Delete File: ${operation.path}`;
-    default:
-      return `*** Update File: ${operation.path}${operation.moveTo !== undefined ? ` (Move to: ${operation.moveTo})` : ''}`;
-  }
-}
-
-function chunkLabel(status: ChunkStatus, index: number): string {
+function chunkLabel(status: ChunkStatus, index: number, phrases: EditPhrases): string {
   const anchors = status.chunk.anchors.length ? ` @@ ${status.chunk.anchors.join(' / @@ ')}` : '';
-  return `chunk ${index + 1} (patch line ${status.chunk.line}${anchors})`;
+  return `chunk ${index + 1} (${phrases.lineLabel} ${status.chunk.line}${anchors})`;
 }
 
-function chunkLine(status: ChunkStatus, index: number): string {
-  const label = chunkLabel(status, index);
+function chunkLine(status: ChunkStatus, index: number, phrases: EditPhrases): string {
+  const label = chunkLabel(status, index, phrases);
   if (status.state === 'applies') {
     const insertion = status.chunk.lines.every((line) => line.kind === '+');
     return `    ${label}: would apply ${insertion ? `after line ${status.line}` : `at line ${status.line}`}`;
@@ -29,22 +18,24 @@ function chunkLine(status: ChunkStatus, index: number): string {
 }
 
 /** The model-facing message of a rejected patch: every operation's and chunk's status, so only what failed gets fixed. */
-export function formatFailureReport(reports: readonly OperationReport[]): string {
+export function formatFailureReport(reports: readonly OperationReport[], phrases: EditPhrases): string {
+  // A text editor command is one operation: its reason alone, as the editor's own errors read.
+  if (phrases.vocabulary.edits === 'text_editor' && reports.length === 1 && !reports[0].chunks) return reports[0].message ?? 'unknown reason';
   const failed = reports.filter((report) => !report.ok).length;
   const lines = [`The patch was not applied and no file was changed: ${failed} of ${reports.length} operation${reports.length === 1 ? '' : 's'} failed.`];
   for (const report of reports) {
-    const label = header(report.operation);
+    const label = phrases.operation(report.operation);
     if (report.ok) {
       lines.push(`${label}: would apply`);
       continue;
     }
     if (report.chunks && report.chunks.length > 0) {
       lines.push(`${label}: FAILED`);
-      report.chunks.forEach((status, index) => lines.push(chunkLine(status, index)));
+      report.chunks.forEach((status, index) => lines.push(chunkLine(status, index, phrases)));
       const unchecked = report.operation.kind === 'update' ? report.operation.chunks.length - report.chunks.length : 0;
       if (unchecked > 0) lines.push(`    ${unchecked} later chunk(s) not checked`);
     } else lines.push(`${label}: FAILED — ${report.message ?? 'unknown reason'}`);
   }
-  lines.push('Fix only what failed (re-read the file with exec_command if unsure) and send the whole patch again.');
+  lines.push(`Fix only what failed (re-read the file with ${phrases.vocabulary.shell} if unsure) and ${phrases.resend}.`);
   return lines.join('\n');
 }

@@ -1,7 +1,9 @@
 export { applyPatchSchema, APPLY_PATCH_LARK_GRAMMAR, type ApplyPatchArgs } from './apply-patch-schema.js';
-export { createApplyPatchTool, type ApplyPatchToolOptions } from './apply-patch-tool.js';
-export { applyPatch, type ApplyPatchOptions } from './apply-patch.js';
+export { createApplyPatchTool, type ApplyPatchTool, type ApplyPatchToolOptions } from './apply-patch-tool.js';
+export { applyPatch, applyFileOperations, type ApplyPatchOptions } from './apply-patch.js';
 export { parsePatch, type ParsePatchResult } from './parse-patch.js';
+export { parseCreateDiff, parseUpdateDiff, type DiffParseFailure } from './parse-operation-diff.js';
+export type { FileOperation } from './file-operation.js';
 export type { ChunkLine, PatchChunk, PatchOperation, ParsedPatch } from './patch-syntax.js';
 export { PathLocks, sharedPathLocks } from './path-locks.js';
 export { createDiffEntry, boundDiff, MAX_DIFF_LINES, type DiffEntry, type DiffOperation, type EditRegion, type DiffEntryInput } from './diff-entry.js';

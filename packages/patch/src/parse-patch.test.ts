@@ -22,7 +22,7 @@ describe('parsePatch', () => {
       patch('*** Add File: a.txt', '+one', '+two', '*** Delete File: b.txt', '*** Update File: c.txt', '*** Move to: d.txt', '@@ def f():', ' x', '-y', '+z', '*** End of File'),
     );
     expect(operations).toEqual([
-      { kind: 'add', path: 'a.txt', lines: ['one', 'two'], line: 2 },
+      { kind: 'add', path: 'a.txt', content: 'one\ntwo\n', line: 2 },
       { kind: 'delete', path: 'b.txt', line: 5 },
       {
         kind: 'update',
@@ -83,7 +83,7 @@ describe('parsePatch', () => {
 
   it('keeps empty lines inside Add content that lack "+", and drops blank separators after it', () => {
     const [add, del] = parsed(patch('*** Add File: a', '+one', '', '+three', '', '*** Delete File: b'));
-    expect(add).toMatchObject({ kind: 'add', lines: ['one', '', 'three'] });
+    expect(add).toMatchObject({ kind: 'add', content: 'one\n\nthree\n' });
     expect(del).toMatchObject({ kind: 'delete', path: 'b' });
   });
 
@@ -93,7 +93,7 @@ describe('parsePatch', () => {
   });
 
   it('allows an Add File with no lines (an empty file) and a pure rename', () => {
-    expect(parsed(patch('*** Add File: a'))).toEqual([{ kind: 'add', path: 'a', lines: [], line: 2 }]);
+    expect(parsed(patch('*** Add File: a'))).toEqual([{ kind: 'add', path: 'a', content: '', line: 2 }]);
     expect(parsed(patch('*** Update File: a', '*** Move to: b'))).toMatchObject([{ kind: 'update', moveTo: 'b', chunks: [] }]);
   });
 
@@ -148,7 +148,7 @@ describe('parsePatch', () => {
     const [add, update] = parsed(
       patch('*** Add File: doc.md', ...format.map((line) => `+${line}`), '*** Update File: other.md', ...format.map((line) => ` ${line}`), ...format.map((line) => `-${line}`)),
     );
-    expect(add).toMatchObject({ kind: 'add', lines: format });
+    expect(add).toMatchObject({ kind: 'add', content: format.map((line) => `${line}\n`).join('') });
     expect(update.kind === 'update' && update.chunks.map((chunk) => chunk.lines.map((line) => line.text))).toEqual([[...format, ...format]]);
   });
 

@@ -1,15 +1,11 @@
-import type { ChunkLine, ParsedPatch, PatchChunk, PatchOperation } from './patch-syntax.js';
+import type { ParsedPatch, PatchOperation } from './patch-syntax.js';
+import { BEGIN, END, HEADER, MOVE, updateBodyMarker } from './patch-markers.js';
+import { parseUpdateBody } from './parse-update-body.js';
 
 /** The outcome of parsing patch text. */
 export type ParsePatchResult = { ok: true; patch: ParsedPatch } | { ok: false; line: number; message: string };
 
-const BEGIN = '*** Begin Patch';
-const END = '*** End Patch';
-const END_OF_FILE = '*** End of File';
-const HEADER = /^\*\*\*\s*(Add|Delete|Update) File:\s*(.*?)\s*$/;
-const MOVE = /^\*\*\*\s*Move to:\s*(.*?)\s*$/;
 const HEREDOC = /^(?:(?:apply_patch|applypatch)\s+)?<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1\s*$/;
-const GIT_RANGE = /^-\d+(?:,\d+)?\s+\+\d+(?:,\d+)?\s+@@\s?(.*)$/;
 
 const FORMAT_REMINDER =
   'The format is:\n*** Begin Patch\n*** Update File: path/to/file\n@@ optional anchor line\n context line\n-removed line\n+added line\n*** End Patch';
@@ -29,26 +25,10 @@ function jsonHint(text: string): string {
   return '';
 }
 
-/**
- * The marker text of a line inside an Update body, or undefined when the line is a chunk line. A line that starts
- * with a space is ALWAYS context (its text is the rest), so ` *** Delete File: x` or ` *** End Patch` quoted from a
- * file stays context; any other padding (a tab, trailing spaces) is read as a padded marker, because such a line
- * cannot be a chunk line.
- */
-function updateBodyMarker(line: string): string | undefined {
-  return line.startsWith(' ') ? undefined : line.trim();
-}
-
 /** Whether a line ends an Add body: a file header or End Patch. Add content lines start with "+", so padding is unambiguous there. */
 function endsAddBody(line: string): boolean {
   const trimmed = line.trim();
   return HEADER.test(trimmed) || trimmed === END;
-}
-
-/** Whether a line ends an Update body: a file header or End Patch not led by a space (see {@link updateBodyMarker}). */
-function endsUpdateBody(line: string): boolean {
-  const marker = updateBodyMarker(line);
-  return marker !== undefined && (HEADER.test(marker) || marker === END);
 }
 
 /**
@@ -122,7 +102,7 @@ export function parsePatch(input: string): ParsePatchResult {
         else return fail(index, `expected a line starting with "+" in the content of added file ${path}, got ${JSON.stringify(content.slice(0, 80))}. Every line of an added file starts with "+".`);
         index++;
       }
-      operations.push({ kind: 'add', path, lines, line: headerIndex + 1 });
+      operations.push({ kind: 'add', path, content: lines.map((line) => `${line}\n`).join(''), line: headerIndex + 1 });
       continue;
     }
     // Update File
@@ -133,59 +113,10 @@ export function parsePatch(input: string): ParsePatchResult {
       moveTo = move[1];
       index++;
     }
-    const chunks: PatchChunk[] = [];
-    let chunk: PatchChunk | undefined;
-    const startChunk = (at: number): PatchChunk => {
-      const created: PatchChunk = { anchors: [], lines: [], endOfFile: false, line: at + 1 };
-      chunks.push(created);
-      return created;
-    };
-    while (index < last && !endsUpdateBody(raw[index])) {
-      const content = raw[index];
-      const trimmed = content.trim();
-      const marker = updateBodyMarker(content);
-      if (content.startsWith('@@') || (trimmed.startsWith('@@') && !content.startsWith(' '))) {
-        if (!chunk || chunk.lines.length > 0 || chunk.endOfFile) chunk = startChunk(index);
-        let anchor = trimmed.slice(2).trim();
-        const gitRange = GIT_RANGE.exec(anchor);
-        if (gitRange) anchor = gitRange[1].trim();
-        if (anchor) chunk.anchors.push(anchor);
-      } else if (marker === END_OF_FILE) {
-        if (!chunk || chunk.lines.length === 0) return fail(index, `"${END_OF_FILE}" must follow the lines of a chunk.`);
-        chunk.endOfFile = true;
-        chunk = undefined;
-      } else if (marker !== undefined && MOVE.test(marker)) {
-        return fail(index, '"*** Move to:" must come right after its "*** Update File:" line.');
-      } else if (content === '' || content[0] === ' ' || content[0] === '+' || content[0] === '-') {
-        if (!chunk || chunk.endOfFile) chunk = startChunk(index);
-        const kind = (content === '' ? ' ' : content[0]) as ChunkLine['kind'];
-        chunk.lines.push({ kind, text: content.slice(1), line: index + 1 });
-      } else if (trimmed === '') {
-        // A whitespace-only line without a prefix: take it as an empty context line.
-        if (!chunk || chunk.endOfFile) chunk = startChunk(index);
-        chunk.lines.push({ kind: ' ', text: '', line: index + 1 });
-      } else {
-        return fail(
-          index,
-          `expected a chunk line in ${path} starting with " " (context), "-" (removed), "+" (added), "@@" (anchor) or "${END_OF_FILE}", got ${JSON.stringify(content.slice(0, 80))}. If it is unchanged context, prefix it with a space.`,
-        );
-      }
-      index++;
-    }
-    // Blank lines between this operation and the next header are separators, not context.
-    for (const candidate of chunks) {
-      while (!candidate.endOfFile && candidate.lines.length > 0) {
-        const tail = candidate.lines[candidate.lines.length - 1];
-        if (tail.kind !== ' ' || tail.text !== '' || raw[tail.line - 1] !== '') break;
-        if (candidate !== chunks[chunks.length - 1]) break;
-        candidate.lines.pop();
-      }
-    }
-    for (const candidate of chunks) {
-      if (candidate.lines.length === 0) {
-        return fail(candidate.line - 1, `the chunk of ${path} starting here has no lines; add context ("  line"), removed ("-line") or added ("+line") lines after its "@@" line.`);
-      }
-    }
+    const update = parseUpdateBody(raw, index, last, path, 'patch');
+    if (!update.ok) return fail(update.index, update.message);
+    const chunks = update.chunks;
+    index = update.next;
     if (chunks.length === 0 && moveTo === undefined) {
       return fail(headerIndex, `"*** Update File: ${path}" has no chunks; add "@@" chunks with context, "-" and "+" lines.`);
     }

@@ -17,11 +17,20 @@ export interface PatchChunk {
   line: number;
 }
 
-/** One file operation of a parsed patch. */
+/**
+ * One file operation, as data: what the patch engine applies. `line` is where the operation starts in the text the
+ * model sent (patch or diff), for reports; operations built in code have none.
+ */
 export type PatchOperation =
-  | { kind: 'add'; path: string; lines: string[]; line: number }
-  | { kind: 'delete'; path: string; line: number }
-  | { kind: 'update'; path: string; moveTo?: string; chunks: PatchChunk[]; line: number };
+  /** Creates a file with exactly `content` (no line ending is added or changed). */
+  | { kind: 'add'; path: string; content: string; line?: number }
+  | { kind: 'delete'; path: string; line?: number }
+  /** Changes lines by chunks of context, removed and added lines; `moveTo` renames the file too. */
+  | { kind: 'update'; path: string; moveTo?: string; chunks: PatchChunk[]; line?: number }
+  /** Replaces the one occurrence of `oldText` with `newText`, byte for byte; refused when it occurs zero or several times. */
+  | { kind: 'replace'; path: string; oldText: string; newText: string; line?: number }
+  /** Inserts `text` as whole lines after line `afterLine` (0: at the top), in the file's line ending. */
+  | { kind: 'insert'; path: string; afterLine: number; text: string; line?: number };
 
 /** A parsed patch: its operations in order. */
 export interface ParsedPatch {

@@ -3,11 +3,14 @@ import { binaryDiffEntry, createDiffEntry, type DiffEntry } from './diff-entry.j
 import type { ParsedPatch, PatchOperation } from './patch-syntax.js';
 import { planUpdate, type ChunkStatus } from './plan-update.js';
 import { resolveTarget, type ResolvedTarget } from './resolve-target.js';
-import { decodeText, encodeDocument, splitLines, type TextDocument } from './text-document.js';
+import { decodeText, encodeDocument, majorityEnding, splitLines, type TextDocument } from './text-document.js';
+import { editPhrases, type EditPhrases } from './edit-phrases.js';
+import { insertLines, replaceOnce } from './text-edits.js';
 
 /** Error codes a planned operation can fail with. */
 export type PlanErrorCode =
   | typeof ErrorCode.OutsideWorkspace
+  | typeof ErrorCode.InvalidArguments
   | typeof ErrorCode.PatchContextNotFound
   | typeof ErrorCode.PatchAmbiguous
   | typeof ErrorCode.PatchTargetExists
@@ -100,7 +103,8 @@ export async function patchKeys(workspace: Workspace, patch: ParsedPatch): Promi
  * Plans the whole patch without writing: resolves every path, reads every file, matches every chunk, and checks
  * every rule. Operations apply in order over an in-memory overlay, so a later one sees what an earlier one did.
  */
-export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promise<PatchPlan & { keys: string[] }> {
+export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrases: EditPhrases = editPhrases()): Promise<PatchPlan & { keys: string[] }> {
+  const { shell, edit } = phrases.vocabulary;
   const records = new Map<string, FileRecord>();
   const removedLinks = new Set<string>();
   const pendingFolders = new Map<string, string[]>();
@@ -142,7 +146,7 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
   const documentOf = (file: FileRecord, path: string): { document: TextDocument } | { message: string } => {
     if (file.document) return { document: file.document };
     const decoded = decodeText(file.bytes!);
-    if (!decoded.ok) return { message: `${path} was not changed: ${decoded.message}. apply_patch only edits UTF-8 text files; use exec_command for other files.` };
+    if (!decoded.ok) return { message: `${path} was not changed: ${decoded.message}. ${edit} only edits UTF-8 text files; use ${shell} for other files.` };
     file.document = decoded.document;
     return { document: decoded.document };
   };
@@ -169,14 +173,16 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
     if (operation.kind === 'add') {
       if (present) {
         const what = target.kind === 'file' || target.kind === 'missing' ? 'already exists' : notAFile(target.path, target.kind, 'cannot add a file there');
-        fail(ErrorCode.PatchTargetExists, `${target.path} ${what === 'already exists' ? 'already exists' : `is taken: ${what}`}; use "*** Update File: ${target.path}" to change it, or delete it first.`);
+        if (phrases.vocabulary.edits === 'text_editor' && what === 'already exists') {
+          fail(ErrorCode.PatchTargetExists, `File already exists at: ${operation.path}. Cannot overwrite files using command \`create\`.`);
+        } else fail(ErrorCode.PatchTargetExists, `${target.path} ${what === 'already exists' ? 'already exists' : `is taken: ${what}`}; ${phrases.changeExisting(target.path)}`);
         continue;
       }
-      const text = operation.lines.map((line) => `${line}\n`).join('');
+      const text = operation.content;
       const bytes = encoder.encode(text);
       const created = await record({ ...target, kind: 'missing' });
       created.bytes = bytes;
-      created.document = { bom: false, lines: splitLines(text), majorityEol: '\n' };
+      created.document = { bom: false, lines: splitLines(text), majorityEol: majorityEnding(splitLines(text)) };
       // A link this patch deleted keeps `removeLink`: commit unlinks it, then writes a regular file in its place.
       diff.push(createDiffEntry({ path: target.path, operation: 'created', oldLines: [], newLines: created.document.lines, unchanged: false }));
       added.push(target.path);
@@ -185,11 +191,11 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
     }
 
     if (!present || !file) {
-      fail(ErrorCode.PatchTargetMissing, `${target.path} does not exist${operation.kind === 'update' ? `; use "*** Add File: ${target.path}" to create it` : ''}.`);
+      fail(ErrorCode.PatchTargetMissing, `${target.path} does not exist${operation.kind === 'delete' ? '' : phrases.createMissing(target.path)}.`);
       continue;
     }
     if (target.kind !== 'file' && target.kind !== 'missing') {
-      fail(ErrorCode.ToolFailed, notAFile(target.path, target.kind, operation.kind === 'delete' ? 'apply_patch deletes only files; remove directories with exec_command.' : 'apply_patch edits only regular files.'));
+      fail(ErrorCode.ToolFailed, notAFile(target.path, target.kind, operation.kind === 'delete' ? `${edit} deletes only files; remove directories with ${shell}.` : `${edit} edits only regular files.`));
       continue;
     }
 
@@ -214,10 +220,29 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
       continue;
     }
 
-    // Update, possibly with a move.
+    // Update (possibly with a move), or a text edit.
     const decoded = documentOf(file, target.path);
     if ('message' in decoded) {
       fail(ErrorCode.ToolFailed, decoded.message);
+      continue;
+    }
+    if (operation.kind === 'replace' || operation.kind === 'insert') {
+      const edited =
+        operation.kind === 'replace'
+          ? replaceOnce(decoded.document, operation.oldText, operation.newText, target.path, phrases)
+          : insertLines(decoded.document, operation.afterLine, operation.text, phrases);
+      if (!edited.ok) {
+        fail(edited.code, edited.message);
+        continue;
+      }
+      const document: TextDocument = edited.document;
+      const newBytes = encodeDocument(document);
+      const unchanged = sameBytes(newBytes, file.bytes);
+      file.bytes = newBytes;
+      file.document = document;
+      diff.push(createDiffEntry({ path: target.path, operation: 'updated', oldLines: decoded.document.lines, newLines: document.lines, unchanged }));
+      modified.push(target.path);
+      report.ok = true;
       continue;
     }
     const planned = operation.chunks.length > 0 ? planUpdate(decoded.document, operation.chunks) : { ok: true, chunks: [], document: decoded.document, regions: [] };
@@ -243,7 +268,7 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch): Promi
           continue;
         }
         if (target.isLink) {
-          fail(ErrorCode.ToolFailed, `${target.path} is a symlink; apply_patch does not move symlinks. Move it with exec_command, or edit its target ${target.key}.`);
+          fail(ErrorCode.ToolFailed, `${target.path} is a symlink; ${edit} does not move symlinks. Move it with ${shell}, or edit its target ${target.key}.`);
           continue;
         }
         destinationPath = moved.target.path;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseApplyPatchInvocation, rebasePatchPaths } from './apply-patch-invocation.js';
+import { parsePatch } from '@toolhost/patch';
+import { parseApplyPatchInvocation, rebaseOperations } from './apply-patch-invocation.js';
 
 const PATCH = '*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch';
 const heredoc = (prefix: string, tag = "'PATCH'", close = 'PATCH', suffix = '') => `${prefix}apply_patch <<${tag}\n${PATCH}\n${close}${suffix}`;
@@ -69,40 +70,37 @@ describe('parseApplyPatchInvocation', () => {
   });
 });
 
-describe('rebasePatchPaths', () => {
-  it('puts every relative header and Move to path under the folder, keeping absolute paths and the body', () => {
-    const patch = [
-      '*** Begin Patch',
-      '*** Add File: new.txt',
-      '+*** Update File: not-a-header.txt',
-      '*** Update File: a.txt',
-      '*** Move to: ../b.txt',
-      '@@',
-      ' *** Delete File: context.txt',
-      '-x',
-      '+y',
-      '*** Delete File: /work/abs.txt',
-      '*** End Patch',
-    ].join('\r\n');
-    expect(rebasePatchPaths(patch, 'src/app')).toBe(
+describe('rebaseOperations', () => {
+  it('puts every relative path and moveTo under the folder, keeping absolute paths and the contents', () => {
+    const parsed = parsePatch(
       [
         '*** Begin Patch',
-        '*** Add File: src/app/new.txt',
+        '*** Add File: new.txt',
         '+*** Update File: not-a-header.txt',
-        '*** Update File: src/app/a.txt',
-        '*** Move to: src/app/../b.txt',
+        '*** Update File: a.txt',
+        '*** Move to: ../b.txt',
         '@@',
         ' *** Delete File: context.txt',
         '-x',
         '+y',
         '*** Delete File: /work/abs.txt',
         '*** End Patch',
-      ].join('\n'),
+      ].join('\r\n'),
     );
+    if (!parsed.ok) throw new Error(parsed.message);
+    const rebased = rebaseOperations(parsed.patch.operations, 'src/app');
+    expect(rebased).toEqual([
+      { ...parsed.patch.operations[0], path: 'src/app/new.txt' },
+      { ...parsed.patch.operations[1], path: 'src/app/a.txt', moveTo: 'src/app/../b.txt' },
+      { ...parsed.patch.operations[2], path: '/work/abs.txt' },
+    ]);
+    expect(rebased[0]).toMatchObject({ kind: 'add', content: '*** Update File: not-a-header.txt\n' });
+    expect(rebased[1]).toMatchObject({ chunks: [{ lines: [{ kind: ' ', text: '*** Delete File: context.txt' }, { kind: '-', text: 'x' }, { kind: '+', text: 'y' }] }] });
   });
 
-  it('leaves a patch unchanged at the root or when it does not parse', () => {
-    expect(rebasePatchPaths(PATCH, '')).toBe(PATCH);
-    expect(rebasePatchPaths('*** Add File: x', 'src')).toBe('*** Add File: x');
+  it('leaves the operations as they are at the root', () => {
+    const parsed = parsePatch(PATCH);
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(rebaseOperations(parsed.patch.operations, '')).toEqual(parsed.patch.operations);
   });
 });

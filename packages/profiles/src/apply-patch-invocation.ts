@@ -1,4 +1,4 @@
-import { parsePatch } from '@toolhost/patch';
+import type { PatchOperation } from '@toolhost/patch';
 
 /** An `apply_patch` heredoc sent as a shell command: the patch text and the folder a leading `cd` names. */
 export interface ApplyPatchInvocation {
@@ -47,21 +47,15 @@ function isRooted(path: string): boolean {
 }
 
 /**
- * Rewrites the relative file paths of a patch (headers and `*** Move to:`) to be relative to `directory`, a
- * workspace-relative folder; absolute paths stay as they are. A patch that does not parse is returned unchanged, for
- * the patch engine to report.
+ * The operations of a patch with their relative paths (and `moveTo`) put under `directory`, a workspace-relative
+ * folder; absolute paths stay as they are. Only paths change: the operations are data, never text read again.
  */
-export function rebasePatchPaths(patch: string, directory: string): string {
-  if (directory === '') return patch;
-  const parsed = parsePatch(patch);
-  if (!parsed.ok) return patch;
-  // The parser's line numbers count lines of the text with its BOM dropped and line endings made LF.
-  const lines = patch.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+export function rebaseOperations(operations: readonly PatchOperation[], directory: string): PatchOperation[] {
+  if (directory === '') return [...operations];
   const join = (path: string) => (isRooted(path) ? path : `${directory}/${path}`);
-  for (const operation of parsed.patch.operations) {
-    const kind = operation.kind === 'add' ? 'Add' : operation.kind === 'delete' ? 'Delete' : 'Update';
-    lines[operation.line - 1] = `*** ${kind} File: ${join(operation.path)}`;
-    if (operation.kind === 'update' && operation.moveTo !== undefined) lines[operation.line] = `*** Move to: ${join(operation.moveTo)}`;
-  }
-  return lines.join('\n');
+  return operations.map((operation) =>
+    operation.kind === 'update' && operation.moveTo !== undefined
+      ? { ...operation, path: join(operation.path), moveTo: join(operation.moveTo) }
+      : { ...operation, path: join(operation.path) },
+  );
 }

@@ -31,7 +31,9 @@ export {
   type ToolRuntimeOptions,
   type BuiltinImplementations,
   type ToolCallOptions,
+  type EditOptions,
   type BudgetedText,
 } from './tool-runtime.js';
 export { readWorkspacePath, type WorkspacePathRead } from './read-workspace-path.js';
-export { checkProfileSettings, type ProfileSettings } from './profile-settings.js';
+export { checkProfileSettings, vocabularyOf, type ProfileSettings, type ToolNames } from './profile-settings.js';
+export type { FileOperation, PatchChunk, ChunkLine } from '@toolhost/patch';

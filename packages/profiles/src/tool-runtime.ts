@@ -18,8 +18,11 @@ import {
   type ToolDefinition,
   type ToolImplementation,
   type ToolResult,
+  type ToolVocabulary,
   type Workspace,
+  TOOLHOST_VOCABULARY,
 } from '@toolhost/core';
+import type { FileOperation } from '@toolhost/patch';
 import {
   catalogEntrySchema,
   createSearchToolsTool,
@@ -30,7 +33,8 @@ import {
   type CatalogEntry,
   type ToolCatalog,
 } from '@toolhost/catalog';
-import { parseApplyPatchInvocation, rebasePatchPaths, type ApplyPatchInvocation } from './apply-patch-invocation.js';
+import { parsePatch } from '@toolhost/patch';
+import { parseApplyPatchInvocation, rebaseOperations, type ApplyPatchInvocation } from './apply-patch-invocation.js';
 import { isLegacyToolName, legacyToolMessage } from './legacy-tools.js';
 import type { ShellGuidance } from './shell-profile.js';
 import { describeBuiltinTool } from './tool-descriptions.js';
@@ -42,7 +46,8 @@ import { readWorkspacePath, type WorkspacePathRead } from './read-workspace-path
 export interface BuiltinImplementations {
   exec_command: ToolImplementation;
   write_stdin: ToolImplementation;
-  apply_patch: ToolImplementation;
+  /** `applyOperations`, when present, applies file operations given as data ({@link ToolRuntime.edit}). */
+  apply_patch: ToolImplementation & { applyOperations?(operations: readonly FileOperation[], context: ToolContext): Promise<ToolResult> };
   /** `prepare`, when present, is called with the workspace as the runtime starts (code_search starts its index there). */
   code_search?: ToolImplementation & { prepare?(workspace: Workspace): void };
 }
@@ -61,6 +66,11 @@ export interface ToolRuntimeOptions {
   /** Weight of the embedding ranking in hybrid ranking (see `ToolCatalogOptions.embeddingWeight` of the catalog package). */
   catalogEmbeddingWeight?: number;
   verification?: VerificationGateOptions;
+  /**
+   * The names of the tools the model was given, when they are not toolhost's own (a caller that exposes exec_command
+   * as `run`): texts that point at another tool use them. Native surfaces pass their own per call.
+   */
+  vocabulary?: ToolVocabulary;
   /** Called after every call with its arguments and result (for recording). */
   onCall?: (name: string, args: unknown, result: ToolResult) => void;
   /** Releases what the implementations hold; called once by `close()`. */
@@ -71,6 +81,16 @@ export interface ToolRuntimeOptions {
 export interface ToolCallOptions {
   /** Cancels the call: a command it runs or polls is killed (whole process tree) and the call answers at once. */
   signal?: AbortSignal;
+}
+
+/** Options of {@link ToolRuntime.edit}. */
+export interface EditOptions {
+  /** The tools the model that sent the edit was given, for the texts of a refusal (default: the host's). */
+  vocabulary?: ToolVocabulary;
+  /** Cancels the edit before it is applied. */
+  signal?: AbortSignal;
+  /** Token budget of the result (default 10,000). */
+  maxOutputTokens?: number;
 }
 
 /** Text fitted to a token budget by {@link ToolRuntime.budget}. */
@@ -94,6 +114,11 @@ export interface ToolRuntime {
   call(name: string, args?: unknown, options?: ToolCallOptions): Promise<ToolResult>;
   /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
   readPath(path: string): Promise<WorkspacePathRead>;
+  /**
+   * Applies file operations given as data (provider-native editors) with the apply_patch engine: all or nothing,
+   * each operation touching only the paths it names, counted by the anti-blind-editing gate, fitted to a budget.
+   */
+  edit(operations: readonly FileOperation[], options?: EditOptions): Promise<ToolResult>;
   /**
    * Tells the anti-blind-editing gate that a command ran to completion outside exec_command (a provider's persistent
    * shell), so a passing verification there clears the gate as it would through exec_command.
@@ -188,6 +213,7 @@ function withPatchNote(result: ToolResult): ToolResult {
 /** Creates the dispatch core: tool list, preflight, validation, gate, budgeting and deferred expansion. */
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const guidance = options.guidance;
+  const vocabulary = options.vocabulary ?? TOOLHOST_VOCABULARY;
   const catalog = createToolCatalog(options.catalog ?? [], { embedder: options.catalogEmbedder, embeddingWeight: options.catalogEmbeddingWeight });
   const gate = createVerificationGate(options.verification);
   const abort = new AbortController();
@@ -219,7 +245,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     builtins.set(name, implementation);
   }
   if (builtins.has('code_search')) options.implementations.code_search?.prepare?.(options.workspace);
-  const patchTool = builtins.get('apply_patch');
+  const patchTool = builtins.has('apply_patch') ? options.implementations.apply_patch : undefined;
   const builtinDefinitions = [...builtins.values()].map((impl) => builtinDefinition(impl, guidance));
   const checkCatalogName = (name: unknown) => {
     if (typeof name === 'string' && (builtins.has(name) || name === 'search_tools' || isLegacyToolName(name))) {
@@ -264,13 +290,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return list;
   };
 
-  const context = (maxOutputTokens: number, signal: AbortSignal): ToolContext => ({
+  const context = (maxOutputTokens: number, signal: AbortSignal, callVocabulary: ToolVocabulary = vocabulary): ToolContext => ({
     workspace: options.workspace,
     tokenizer: options.tokenizer,
     spool: options.spool,
     maxOutputTokens,
     shell: guidance.kind,
     signal,
+    vocabulary: callVocabulary,
   });
 
   const unknownTool = (name: string): ToolResult => {
@@ -349,26 +376,38 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return check.relative;
   };
 
-  /** Applies an apply_patch heredoc sent to exec_command through the patch tool: same engine, same gate. */
-  const patchThroughExec = async (invocation: ApplyPatchInvocation, workdir: unknown, budget: number, signal: AbortSignal): Promise<ToolResult> => {
+  /**
+   * Applies file operations through the patch engine under the gate: the one path of every edit that does not come
+   * as apply_patch text (native editors, the heredoc sent to exec_command).
+   */
+  const applyOperations = async (operations: readonly FileOperation[], budget: number, signal: AbortSignal, callVocabulary: ToolVocabulary): Promise<ToolResult> => {
+    const apply = patchTool?.applyOperations;
+    if (!apply) return errorResult(ErrorCode.UnknownTool, `This host has no ${callVocabulary.edit} tool; edit files with ${callVocabulary.shell}.`);
     const blocked = gate.check('apply_patch');
     if (blocked) return blocked;
-    let args: Record<string, unknown> = { input: invocation.patch };
     let result: ToolResult;
     try {
-      const directory = await patchDirectory(invocation, workdir);
-      if (typeof directory !== 'string') result = directory;
-      else {
-        args = { input: rebasePatchPaths(invocation.patch, directory) };
-        const valid = validateArguments('apply_patch', patchTool!.schema, args);
-        result = valid.ok ? await patchTool!.execute(valid.value as Record<string, unknown>, context(budget, signal)) : errorResult(ErrorCode.InvalidArguments, valid.message);
-      }
+      result = signal.aborted ? errorResult(ErrorCode.ToolFailed, 'The edit was cancelled before it was applied; no file was changed.') : await apply(operations, context(budget, signal, callVocabulary));
     } catch (error) {
-      if (closed) result = errorResult(ErrorCode.ToolFailed, 'apply_patch was interrupted because the host closed');
-      else result = errorResult(ErrorCode.InternalError, `apply_patch failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+      if (closed) result = errorResult(ErrorCode.ToolFailed, `${callVocabulary.edit} was interrupted because the host closed`);
+      else result = errorResult(ErrorCode.InternalError, `${callVocabulary.edit} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
     }
-    gate.record('apply_patch', args, result);
+    gate.record('apply_patch', {}, result);
     return result;
+  };
+
+  /** Applies an apply_patch heredoc sent to exec_command as the patch tool would: same engine, same gate. */
+  const patchThroughExec = async (invocation: ApplyPatchInvocation, workdir: unknown, budget: number, signal: AbortSignal): Promise<ToolResult> => {
+    const parsed = parsePatch(invocation.patch);
+    if (!parsed.ok) return errorResult(ErrorCode.PatchParseError, parsed.message, { line: parsed.line });
+    let directory: string | ToolResult;
+    try {
+      directory = await patchDirectory(invocation, workdir);
+    } catch (error) {
+      return errorResult(ErrorCode.ToolFailed, `The patch was not applied and no file was changed: ${error instanceof Error ? error.message : String(error)}.`);
+    }
+    if (typeof directory !== 'string') return directory;
+    return applyOperations(rebaseOperations(parsed.patch.operations, directory), budget, signal, vocabulary);
   };
 
   // Every result, errors included, fits its budget; the complete text goes to the spool.
@@ -414,6 +453,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     readPath(path) {
       if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
       return readWorkspacePath(options.workspace, path);
+    },
+    async edit(operations, editOptions = {}) {
+      if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
+      const signal = editOptions.signal ? AbortSignal.any([abort.signal, editOptions.signal]) : abort.signal;
+      const limit = Math.min(MAX_OUTPUT_TOKENS_LIMIT, Math.max(1, Math.floor(Number.isFinite(editOptions.maxOutputTokens) ? editOptions.maxOutputTokens! : DEFAULT_MAX_OUTPUT_TOKENS)));
+      const result = await fit('apply_patch', await applyOperations(operations, limit, signal, editOptions.vocabulary ?? vocabulary), limit);
+      options.onCall?.('apply_patch', { operations }, result);
+      return result;
     },
     recordCommand(cmd, exitCode) {
       if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');

@@ -14,12 +14,14 @@ import {
   checkProfileSettings,
   createBuiltinImplementations,
   createToolRuntime,
+  vocabularyOf,
   currentShellEnvironment,
   resolveShellProfile,
   type ShellEnvironment,
   type ShellProfileSetting,
   type ToolProfile,
   type VerificationGateOptions,
+  type ToolNames,
 } from '@toolhost/profiles';
 import type { ToolHost } from 'toolhost';
 import type { FakeCommand } from './fake-command.js';
@@ -45,6 +47,8 @@ export interface FakeToolHostOptions {
   tokenizer?: Tokenizer;
   /** Anti-blind-editing settings. */
   verification?: VerificationGateOptions;
+  /** The names the model was given for exec_command and apply_patch, when you list them under other names. */
+  toolNames?: ToolNames;
   /** Absolute path the model sees as the workspace root (default `/workspace`). */
   root?: string;
   /** The platform `shellProfile: 'auto'` resolves against (default: the current process). */
@@ -104,6 +108,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     catalogEmbedder: options.catalogEmbedder,
     catalogEmbeddingWeight: options.catalogEmbeddingWeight,
     verification: options.verification,
+    vocabulary: vocabularyOf(options.toolNames),
     onCall: (name, args, result) => calls.push({ name, args, result }),
   });
   return {
@@ -132,6 +137,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
       return result;
     },
     readPath: (path) => runtime.readPath(path),
+    edit: (operations, editOptions) => runtime.edit(operations, editOptions),
     recordCommand: (cmd, exitCode) => runtime.recordCommand(cmd, exitCode),
     budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
     nextSegment: () => runtime.nextSegment(),

@@ -17,12 +17,16 @@ import {
   checkProfileSettings,
   createBuiltinImplementations,
   createToolRuntime,
+  vocabularyOf,
   currentShellEnvironment,
   resolveShellProfile,
   type ShellGuidance,
   type ShellProfileSetting,
   type BudgetedText,
   type ToolCallOptions,
+  type EditOptions,
+  type FileOperation,
+  type ToolNames,
   type ToolProfile,
   type VerificationGateOptions,
   type WorkspacePathRead,
@@ -50,6 +54,8 @@ export interface ToolHostOptions {
   spoolDir?: string;
   /** Anti-blind-editing settings. */
   verification?: VerificationGateOptions;
+  /** The names the model was given for exec_command and apply_patch, when you list them under other names. */
+  toolNames?: ToolNames;
   /** Live output of exec sessions, chunk by chunk. */
   onOutput?: (sessionId: number, chunk: string) => void;
   /** The environment commands get (default: every variable of this process except credential-like names). */
@@ -98,6 +104,11 @@ export interface ToolHost {
   call(name: string, args?: unknown, options?: ToolCallOptions): Promise<ToolResult>;
   /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
   readPath(path: string): Promise<WorkspacePathRead>;
+  /**
+   * Applies file operations given as data (provider-native editors): the apply_patch engine's guarantees (all or
+   * nothing, only the named paths, the gate), texts in `options.vocabulary`'s tool names.
+   */
+  edit(operations: readonly FileOperation[], options?: EditOptions): Promise<ToolResult>;
   /** Tells the anti-blind-editing gate that a command ran outside exec_command (a provider's persistent shell) and how it exited. */
   recordCommand(cmd: string, exitCode: number): void;
   /** Fits text to a token budget (default 10,000) like every tool output: head and tail kept, the whole text spooled. */
@@ -116,7 +127,7 @@ function checkOptions(options: ToolHostOptions): void {
     if (!environment || typeof environment !== 'object' || !environment.workspace || !environment.processes) {
       throw new ToolHostError('invalid_options', 'environment must be an Environment (workspace, processes, close)');
     }
-    checkProfileSettings({ profile, shellProfile });
+    checkProfileSettings({ profile, shellProfile, toolNames: options.toolNames });
     checkShellEnvironmentPolicy(options.shellEnvironment);
     checkCodeSearchOptions(options.codeSearch);
     return;
@@ -127,7 +138,7 @@ function checkOptions(options: ToolHostOptions): void {
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
     throw new ToolHostError('invalid_options', `workspace ${workspace} is not an existing folder`);
   }
-  checkProfileSettings({ profile, shellProfile });
+  checkProfileSettings({ profile, shellProfile, toolNames: options.toolNames });
   checkShellEnvironmentPolicy(options.shellEnvironment);
   checkCodeSearchOptions(options.codeSearch);
 }
@@ -154,6 +165,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     catalogEmbedder: options.catalogEmbedder,
     catalogEmbeddingWeight: options.catalogEmbeddingWeight,
     verification: options.verification,
+    vocabulary: vocabularyOf(options.toolNames),
     onClose: async () => {
       try {
         await exec.close();
@@ -174,6 +186,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     profile,
     call: (name, args, callOptions) => runtime.call(name, args, callOptions),
     readPath: (path) => runtime.readPath(path),
+    edit: (operations, editOptions) => runtime.edit(operations, editOptions),
     recordCommand: (cmd, exitCode) => runtime.recordCommand(cmd, exitCode),
     budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
     nextSegment: () => runtime.nextSegment(),

@@ -25,9 +25,22 @@ function operationEdit(surface: 'openai_apply_patch_call' | 'agents_editor', tre
     const lines = (fileText(tree, file) ?? '').split('\n').map((line) => line.replace(/\r$/, ''));
     return fc.tuple(fc.nat({ max: Math.max(0, lines.length - 1) }), lineArbitrary).map(([index, replacement]) => diffLines(['@@', `-${lines[index] ?? ''}`, `+${replacement}`]));
   };
-  const diff = (file: string) => fc.oneof(coherentDiff(file), fc.array(changeLineArbitrary, { maxLength: 6 }).map(diffLines), fc.string({ maxLength: 40 }));
+  // A line that names or frames another file, put anywhere in a diff: the operation must still touch only its own path.
+  const markerLine = fc.tuple(fc.constantFrom('*** Delete File: ', '*** Add File: ', '*** Update File: ', '*** Move to: ', '*** End Patch', '*** Begin Patch'), path, fc.constantFrom('', ' ', '\t')).map(([marker, other, pad]) =>
+    marker.endsWith(': ') ? `${pad}${marker}${other}` : `${pad}${marker}`,
+  );
+  const withMarker = (lines: fc.Arbitrary<string[]>) => fc.tuple(lines, markerLine, fc.nat()).map(([list, marker, at]) => [...list.slice(0, at % (list.length + 1)), marker, ...list.slice(at % (list.length + 1))]);
+  const coherentLines = (file: string) => coherentDiff(file).map((text) => text.replace(/\n$/, '').split('\n'));
+  const diff = (file: string) =>
+    fc.oneof(
+      { weight: 3, arbitrary: coherentDiff(file) },
+      { weight: 3, arbitrary: fc.array(changeLineArbitrary, { maxLength: 6 }).map(diffLines) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+      { weight: 2, arbitrary: withMarker(coherentLines(file)).map(diffLines) },
+    );
+  const createLines = fc.array(lineArbitrary, { maxLength: 4 }).map((lines) => lines.map((line) => `+${line}`));
   return fc.oneof(
-    fc.tuple(path, fc.array(lineArbitrary, { maxLength: 4 })).map(([file, lines]) => ({ surface, operation: { type: 'create_file' as const, path: file, diff: diffLines(lines.map((line) => `+${line}`)) } })),
+    fc.tuple(path, fc.oneof({ weight: 3, arbitrary: createLines }, { weight: 1, arbitrary: withMarker(createLines) })).map(([file, lines]) => ({ surface, operation: { type: 'create_file' as const, path: file, diff: diffLines(lines) } })),
     path.chain((file) => fc.tuple(diff(file), fc.option(pathArbitrary, { nil: undefined })).map(([text, moveTo]) => ({ surface, operation: { type: 'update_file' as const, path: file, diff: text, ...(moveTo === undefined ? {} : { move_to: moveTo }) } }))),
     path.map((file) => ({ surface, operation: { type: 'delete_file' as const, path: file } })),
   );
@@ -64,8 +77,6 @@ function withOutside(edit: NativeEdit, outside: string): NativeEdit {
   return { ...edit, operation };
 }
 
-const normalize = (text: string) => text.replace(/\r\n/g, '\n');
-
 function readWorkspaceFile(sandbox: Sandbox, path: string): string | undefined {
   const full = join(sandbox.workspace, path);
   try {
@@ -75,43 +86,65 @@ function readWorkspaceFile(sandbox: Sandbox, path: string): string | undefined {
   }
 }
 
+/** The paths one native edit names: its path, and an update's move target. */
+function namedPaths(edit: NativeEdit): string[] {
+  const paths = edit.surface === 'anthropic_text_editor' ? [edit.input.path] : [edit.operation.path, 'move_to' in edit.operation ? edit.operation.move_to : undefined];
+  return paths.filter((path): path is string => typeof path === 'string').map((path) => posix.normalize(path.replace(/\\/g, '/')).replace(/\/$/, ''));
+}
+
+/** Files of the tree, other than the ones the edit names, whose bytes are no longer as the tree wrote them. */
+function otherFilesChanged(sandbox: Sandbox, tree: FuzzTree, edit: NativeEdit): string[] {
+  const named = new Set(namedPaths(edit));
+  return Object.keys(tree.files).filter((path) => !named.has(path) && readWorkspaceFile(sandbox, path) !== tree.files[path]);
+}
+
+/** The ending most of the text's lines use (LF on a tie), as the engine gives new lines. */
+function majorityEnding(text: string): '\n' | '\r\n' {
+  const crlf = text.split('\r\n').length - 1;
+  const lf = text.split('\n').length - 1 - crlf;
+  return crlf > lf ? '\r\n' : '\n';
+}
+
+const toEnding = (text: string, eol: '\n' | '\r\n') => (eol === '\r\n' ? text.replace(/\r?\n/g, '\r\n') : text);
+
 /**
- * What an accepted text-editor edit must have written, by a reference model over the file's text (line endings
- * compared as `\n`): `str_replace` swaps the one occurrence, `insert` adds the lines after `insert_line`.
+ * What an accepted text-editor edit must have written, byte for byte, by a reference model over the file's text:
+ * `create` writes file_text as it is (and never replaces a file), `str_replace` swaps the one occurrence and nothing
+ * else (a CRLF file matching and writing line breaks as CRLF), `insert` adds whole lines after `insert_line` in the
+ * file's line ending, leaving an unterminated last line's file unterminated.
  */
 function textEditorProblems(sandbox: Sandbox, tree: FuzzTree, input: Record<string, unknown>, result: ToolResult): string[] {
   // The workspace reads a backslash as a separator and drops empty and `.` segments: look the file up as it does.
   const path = posix.normalize((input.path as string).replace(/\\/g, '/')).replace(/\/$/, '');
   const before = fileText(tree, path);
+  if (input.command === 'create' && before !== undefined && result.ok) return [`create replaced the existing ${path}`];
   if (input.command === 'view' || !result.ok || (before === undefined && input.command !== 'create')) return [];
   const after = readWorkspaceFile(sandbox, path);
   if (after === undefined) return [`${path} is gone after ${String(input.command)}`];
-  const problems: string[] = [];
-  if (input.command === 'create') {
-    // create writes file_text's lines with a final line ending, like the Add File section it becomes.
-    const lines = normalize(input.file_text as string).split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    const expected = lines.map((line) => `${line}\n`).join('');
-    return after === expected ? [] : [`create wrote ${JSON.stringify(after)}, expected ${JSON.stringify(expected)}`];
-  }
-  if (before === undefined) return problems;
-  if (before.includes('\r\n') && !before.replace(/\r\n/g, '').includes('\n') && after.replace(/\r\n/g, '').includes('\n')) problems.push(`${path} lost its CRLF line endings`);
+  const expectation = (expected: string) => (after === expected ? [] : [`${String(input.command)} wrote ${JSON.stringify(after)}, expected ${JSON.stringify(expected)}`]);
+  if (input.command === 'create') return expectation(input.file_text as string);
+  if (before === undefined) return [];
+  const eol = majorityEnding(before);
   if (input.command === 'str_replace') {
-    const text = normalize(before);
-    const oldText = normalize(input.old_str as string);
-    const at = text.indexOf(oldText);
-    const expected = text.slice(0, at) + normalize(input.new_str as string) + text.slice(at + oldText.length);
-    // A file without a final line ending may gain one: compare without it.
-    if (normalize(after).replace(/\n$/, '') !== expected.replace(/\n$/, '')) problems.push(`str_replace wrote ${JSON.stringify(normalize(after))}, expected ${JSON.stringify(expected)}`);
+    let search = input.old_str as string;
+    let at = before.indexOf(search);
+    if (at < 0 && eol === '\r\n') {
+      search = toEnding(search, eol);
+      at = before.indexOf(search);
+    }
+    return expectation(before.slice(0, at) + toEnding(input.new_str as string, eol) + before.slice(at + search.length));
   }
   if (input.command === 'insert') {
-    const lines = normalize(before).split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    const inserted = input.insert_text === '' ? [''] : normalize(input.insert_text as string).replace(/\n$/, '').split('\n');
-    const expected = [...lines.slice(0, input.insert_line as number), ...inserted, ...lines.slice(input.insert_line as number)].join('\n');
-    if (normalize(after).replace(/\n$/, '') !== expected) problems.push(`insert wrote ${JSON.stringify(normalize(after))}, expected ${JSON.stringify(expected)}`);
+    const lines = before.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+    const pieces = (input.insert_text as string).replace(/\r\n/g, '\n').split('\n');
+    if (pieces.length > 1 && pieces[pieces.length - 1] === '') pieces.pop();
+    const at = input.insert_line as number;
+    const unterminatedEnd = at === lines.length && lines.length > 0 && !lines[lines.length - 1].endsWith('\n');
+    if (unterminatedEnd) lines[lines.length - 1] += eol;
+    const inserted = pieces.map((piece, index) => (unterminatedEnd && index === pieces.length - 1 ? piece : piece + eol));
+    return expectation([...lines.slice(0, at), ...inserted, ...lines.slice(at)].join(''));
   }
-  return problems;
+  return [];
 }
 
 /**
@@ -138,6 +171,8 @@ export async function runNativeEditFuzz(host: NativeHost, surface: NativeEditSur
     if (result.ok) summary.accepted++;
     else summary.rejected++;
     if ((!result.ok || viewed) && checksumTree(sandbox.workspace) !== before) throw new Error(`${viewed ? 'a view' : 'a rejected edit'} changed the workspace: ${describeResult(result)}`);
+    const untouched = otherFilesChanged(sandbox, tree, edit);
+    if (untouched.length) throw new Error(`an edit of ${namedPaths(edit).join(', ')} changed ${untouched.join(', ')}: ${describeResult(result)}`);
     if (edit.surface === 'anthropic_text_editor') {
       const wrong = textEditorProblems(sandbox, tree, edit.input, result);
       if (wrong.length) throw new Error(wrong.join('; '));

@@ -13,7 +13,7 @@ export type NativeEditSurface = (typeof NATIVE_EDIT_SURFACES)[number];
 export type NativeEdit = { surface: 'openai_apply_patch_call' | 'agents_editor'; operation: ApplyPatchOperation } | { surface: 'anthropic_text_editor'; input: Record<string, unknown> };
 
 /** The host surface every native path needs. */
-export type NativeHost = Pick<ToolHost, 'tools' | 'call' | 'readPath' | 'budget'> & AnthropicToolHost;
+export type NativeHost = Pick<ToolHost, 'tools' | 'call' | 'edit' | 'readPath' | 'budget'> & AnthropicToolHost;
 
 const ERROR_LINE = /^Error \[([a-z_]+)\]: ([^\n]*)/;
 
