@@ -1,6 +1,10 @@
-// Anti-blind-editing gate, driven through the real runtime with the real apply_patch over a memory workspace.
+// Anti-blind-editing gate, driven through the real runtime with the real apply_patch over a memory workspace, then
+// through a real host running real commands.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import * as z from 'zod';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   approximateTokenizer,
   createMemorySpool,
@@ -13,6 +17,7 @@ import {
 } from '@toolhost/core';
 import { createApplyPatchTool, PathLocks } from '@toolhost/patch';
 import { createToolRuntime, resolveShellProfile, type VerificationGateOptions } from '@toolhost/profiles';
+import { createToolHost, type ToolHost } from 'toolhost';
 
 /** A scripted command: exits with a code, or keeps running (`running`) until a write_stdin gives it one. */
 type Script = { exit: number } | { running: true };
@@ -86,8 +91,9 @@ describe('anti-blind-editing gate with the real apply_patch', () => {
     const blocked = await edit();
     expect(blocked.ok).toBe(false);
     expect(blocked.error?.code).toBe('verification_required');
-    expect(blocked.output).toContain('npm test');
-    expect(blocked.output).toMatch(/tests, build, lint or typecheck/);
+    expect(blocked.output).toBe(
+      "Error [verification_required]: 4 edits were made without running any check. Run the project's tests, build, lint or typecheck with exec_command (for example `npm test`, `cargo test`, `pytest`), or, where there are none, a syntax check of an edited file (`node --check FILE`, `bash -n FILE`, `python -m py_compile FILE`); editing resumes as soon as one completes, passing or failing. Reads and inspection commands stay allowed.",
+    );
     expect(blocked.data).toEqual({ mutations_since_verification: 4, threshold: 4 });
     // The blocked patch wrote nothing.
     expect(workspace.snapshot()['src/a.ts']).toBe('export const a = 4;\n');
@@ -102,12 +108,32 @@ describe('anti-blind-editing gate with the real apply_patch', () => {
     expect((await edit()).error?.code).toBe('verification_required');
   });
 
-  it('a failing verification, or a command that is not verification, clears nothing', async () => {
+  it('a failing verification unblocks editing too: the model has seen the result', async () => {
     const { runtime, edit } = setup();
     await editTimes(edit, 4);
-    await runtime.call('exec_command', { cmd: 'npm test -- fail' });
+    expect((await runtime.call('exec_command', { cmd: 'npm test -- fail' })).data?.exit_code).toBe(1);
+    expect(runtime.gate.mutationsSinceVerification).toBe(0);
+    await editTimes(edit, 4);
+    const blocked = await edit();
+    expect(blocked.output).toBe(
+      "Error [verification_required]: 4 edits were made since the project's checks failed: `npm test -- fail` exited with code 1. Run it again with exec_command to see whether the edits fixed it (or another test, build, lint, typecheck or syntax check); editing resumes as soon as one completes, passing or failing. Reads and inspection commands stay allowed.",
+    );
+    expect(blocked.data).toEqual({ mutations_since_verification: 4, threshold: 4, last_verification: { cmd: 'npm test -- fail', exit_code: 1 } });
+  });
+
+  it('a command that is not verification clears nothing', async () => {
+    const { runtime, edit } = setup();
+    await editTimes(edit, 4);
     await runtime.call('exec_command', { cmd: 'ls -la && cat src/a.ts' });
+    await runtime.call('exec_command', { cmd: 'npm test | tail -5' });
     expect((await edit()).error?.code).toBe('verification_required');
+  });
+
+  it('a syntax check of an edited file unblocks editing', async () => {
+    const { runtime, edit } = setup();
+    await editTimes(edit, 4);
+    await runtime.call('exec_command', { cmd: 'node --check src/a.js' });
+    expect((await edit()).ok).toBe(true);
   });
 
   it('no-op and failed patches do not count', async () => {
@@ -137,12 +163,16 @@ describe('anti-blind-editing gate with the real apply_patch', () => {
     expect((await edit()).ok).toBe(true);
   });
 
-  it('a running verification whose session exits non-zero clears nothing', async () => {
+  it('a running verification is named in the refusal; its session exiting non-zero unblocks editing', async () => {
     const { runtime, edit } = setup(undefined, (cmd) => (cmd === 'cargo test' ? { running: true } : { exit: 0 }));
     await editTimes(edit, 4);
     await runtime.call('exec_command', { cmd: 'cargo test' });
+    expect((await edit()).output).toBe(
+      'Error [verification_required]: 4 edits were made without running any check. `cargo test` is still running in session 1: poll it with write_stdin until it exits; editing resumes as soon as it completes, passing or failing. Reads and inspection commands stay allowed.',
+    );
     await runtime.call('write_stdin', { session_id: 1, chars: '101' });
-    expect((await edit()).error?.code).toBe('verification_required');
+    expect(runtime.gate.lastVerification).toEqual({ cmd: 'cargo test', exitCode: 101 });
+    expect((await edit()).ok).toBe(true);
   });
 
   it('write_stdin exiting 0 on a session that is not a verification clears nothing', async () => {
@@ -185,5 +215,84 @@ describe('anti-blind-editing gate with the real apply_patch', () => {
     await editTimes(edit, 4);
     expect((await runtime.call('exec_command', { cmd: 'cat src/a.ts' })).ok).toBe(true);
     expect((await runtime.call('search_tools', { query: 'anything' })).error?.code).not.toBe('verification_required');
+  });
+});
+
+describe('anti-blind-editing gate on a real host: a failing check never strands the agent', () => {
+  const folders: string[] = [];
+  const hosts: ToolHost[] = [];
+  afterEach(async () => {
+    await Promise.all(hosts.splice(0).map((host) => host.close()));
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+
+  /** A host on a fresh workspace; npm keeps its cache and logs in a fresh folder of its own. */
+  function realHost(files: Record<string, string>) {
+    const workspace = mkdtempSync(join(tmpdir(), 'toolhost-gate-'));
+    const npmCache = mkdtempSync(join(tmpdir(), 'toolhost-gate-npm-'));
+    folders.push(workspace, npmCache);
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(workspace, path)), { recursive: true });
+      writeFileSync(join(workspace, path), text);
+    }
+    const host = createToolHost({
+      workspace,
+      shellProfile: 'unix_like',
+      tokenizer: approximateTokenizer,
+      shellEnvironment: { set: { npm_config_cache: npmCache, npm_config_update_notifier: 'false' } },
+    });
+    hosts.push(host);
+    /** Runs a command as an agent would: polls its session until it exits, and returns the exit code. */
+    const run = async (cmd: string) => {
+      let result = await host.call('exec_command', { cmd, yield_time_ms: 30_000 });
+      while (result.ok && typeof result.data?.exit_code !== 'number' && typeof result.data?.session_id === 'number') {
+        result = await host.call('write_stdin', { session_id: result.data.session_id, chars: '', yield_time_ms: 30_000 });
+      }
+      return result.data?.exit_code;
+    };
+    const setValue = (from: number, to: number) =>
+      host.call('apply_patch', { input: `*** Begin Patch\n*** Update File: src/value.js\n-exports.value = ${from};\n+exports.value = ${to};\n*** End Patch` });
+    return { host, workspace, run, setValue };
+  }
+
+  it('npm test fails with exit 1; the agent keeps editing, fixes it and the tests pass', async () => {
+    const { workspace, run, setValue } = realHost({
+      'package.json': JSON.stringify({ name: 'fixture', private: true, scripts: { test: 'node check.js' } }),
+      'check.js': "const { value } = require('./src/value.js');\nif (value !== 42) { console.error(`expected 42, got ${value}`); process.exit(1); }\n",
+      'src/value.js': 'exports.value = 0;\n',
+    });
+    for (let step = 0; step < 4; step++) expect((await setValue(step, step + 1)).ok).toBe(true);
+    expect((await setValue(4, 5)).error?.code).toBe('verification_required');
+    expect(await run('npm test')).toBe(1);
+    // The failure is what the agent needed to see: it may edit again to fix it.
+    expect((await setValue(4, 41)).ok).toBe(true);
+    expect((await setValue(41, 40)).ok).toBe(true);
+    expect((await setValue(40, 43)).ok).toBe(true);
+    expect((await setValue(43, 44)).ok).toBe(true);
+    const blocked = await setValue(44, 42);
+    expect(blocked.output).toBe(
+      "Error [verification_required]: 4 edits were made since the project's checks failed: `npm test` exited with code 1. Run it again with exec_command to see whether the edits fixed it (or another test, build, lint, typecheck or syntax check); editing resumes as soon as one completes, passing or failing. Reads and inspection commands stay allowed.",
+    );
+    expect(await run('npm test')).toBe(1);
+    expect((await setValue(44, 42)).ok).toBe(true);
+    expect(await run('npm test')).toBe(0);
+    expect(readFileSync(join(workspace, 'src/value.js'), 'utf8')).toBe('exports.value = 42;\n');
+    for (let step = 42; step < 46; step++) expect((await setValue(step, step + 1)).ok).toBe(true);
+    const afterPass = await setValue(46, 47);
+    expect(afterPass.error?.code).toBe('verification_required');
+    expect(afterPass.data?.last_verification).toEqual({ cmd: 'npm test', exit_code: 0 });
+  });
+
+  it('in a workspace without package.json, npm test exits non-zero and still resets the count; so does a syntax check', async () => {
+    const { run, setValue } = realHost({ 'src/value.js': 'exports.value = 0;\n' });
+    for (let step = 0; step < 4; step++) expect((await setValue(step, step + 1)).ok).toBe(true);
+    expect((await setValue(4, 5)).error?.code).toBe('verification_required');
+    const exitCode = await run('npm test');
+    expect(exitCode).toBeTypeOf('number');
+    expect(exitCode).not.toBe(0);
+    for (let step = 4; step < 8; step++) expect((await setValue(step, step + 1)).ok).toBe(true);
+    expect((await setValue(8, 9)).error?.code).toBe('verification_required');
+    expect(await run('node --check src/value.js')).toBe(0);
+    expect((await setValue(8, 9)).ok).toBe(true);
   });
 });

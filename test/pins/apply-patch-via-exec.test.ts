@@ -40,7 +40,7 @@ describe('apply_patch through exec_command: model-visible texts', () => {
     expect(await call(heredoc(update('a.txt', 'one', 'two'), 'cd lib && '))).toBe(`Error [tool_failed]: cd lib: lib is not an existing folder; nothing was changed.\n${NOTE}`);
     expect(await call(heredoc(update('a.txt', 'one', 'two'), 'cd src && '))).toBe(`Success. Updated the following files:\nM src/a.txt\n${NOTE}`);
     expect(await call(heredoc(update('src/a.txt', 'two', 'three')))).toBe(
-      `Error [verification_required]: 1 edits were made without a verification. Run the project's tests, build, lint or typecheck with exec_command (for example \`npm test\`, \`cargo test\`, \`pytest\`) and let it exit 0 before editing again; reads and inspection commands stay allowed.\n${NOTE}`,
+      `Error [verification_required]: 1 edit was made without running any check. Run the project's tests, build, lint or typecheck with exec_command (for example \`npm test\`, \`cargo test\`, \`pytest\`), or, where there are none, a syntax check of an edited file (\`node --check FILE\`, \`bash -n FILE\`, \`python -m py_compile FILE\`); editing resumes as soon as one completes, passing or failing. Reads and inspection commands stay allowed.\n${NOTE}`,
     );
   });
 });

@@ -224,7 +224,7 @@ describe('bash on a real host', () => {
     expect(text(await bash({ command: 'echo fresh' }))).toBe('fresh\n');
   });
 
-  it('counts a passing test run in the shell as verification for the gate', async () => {
+  it('counts a test run in the shell as verification for the gate once it completes, passing or failing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolhost-anthropic-gate-'));
     const gated = createToolHost({ workspace: dir, shellProfile: 'unix_like', verification: { threshold: 1, isVerification: (cmd) => cmd.startsWith('test ') } });
     try {
@@ -235,12 +235,15 @@ describe('bash on a real host', () => {
           editor('e2', { command: 'create', path: 'b.txt', file_text: 'b' }),
           use('t1', 'bash', { command: 'test -f missing.txt' }),
           editor('e3', { command: 'create', path: 'b.txt', file_text: 'b' }),
+          editor('e4', { command: 'create', path: 'c.txt', file_text: 'c' }),
+          use('l1', 'bash', { command: 'ls' }),
+          editor('e5', { command: 'create', path: 'c.txt', file_text: 'c' }),
           use('t2', 'bash', { command: 'test -f a.txt' }),
-          editor('e4', { command: 'create', path: 'b.txt', file_text: 'b' }),
+          editor('e6', { command: 'create', path: 'c.txt', file_text: 'c' }),
         ],
         gated,
       );
-      expect(results.map((result) => text(result).split(' ')[0] + (result.is_error ? '!' : ''))).toEqual(['File', 'Error!', '[exit', 'Error!', '', 'File']);
+      expect(results.map((result) => text(result).split(' ')[0] + (result.is_error ? '!' : ''))).toEqual(['File', 'Error!', '[exit', 'File', 'Error!', 'a.txt\nb.txt\n', 'Error!', '', 'File']);
     } finally {
       await gated.close();
       rmSync(dir, { recursive: true, force: true });

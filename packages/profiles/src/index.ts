@@ -23,6 +23,7 @@ export {
   createVerificationGate,
   type VerificationGate,
   type VerificationGateOptions,
+  type VerificationRun,
 } from './verification-gate.js';
 export { createBuiltinImplementations } from './builtin-implementations.js';
 export {

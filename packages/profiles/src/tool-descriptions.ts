@@ -48,7 +48,7 @@ export function applyPatchDescription(): string {
     'Edits files with a patch: add, update, move and delete files inside the workspace. The whole patch applies atomically or not at all.',
     'Format: "*** Begin Patch", then one or more of "*** Add File: PATH" (every line prefixed "+"), "*** Delete File: PATH", or "*** Update File: PATH" (optionally followed by "*** Move to: NEW_PATH") with chunks that start "@@" or "@@ ANCHOR" (a line near the change, such as a function signature) and lines prefixed " " (context, about 3 lines before and after), "-" (remove) or "+" (add); "*** End of File" anchors a chunk at the end of the file; then "*** End Patch".',
     'Context must match the file; when it matches more than one place, add an "@@" anchor. Line endings, a BOM and the final newline are kept.',
-    'After several edits without a verification (a test, build, lint or typecheck run through exec_command that exits 0), further edits are blocked until you verify.',
+    'After several edits without a verification (a test, build, lint, typecheck or syntax check run through exec_command), further edits are blocked until one completes, passing or failing.',
     'Example:\n*** Begin Patch\n*** Update File: README.md\n@@\n-old text\n+new text\n*** End Patch',
   ].join('\n');
 }

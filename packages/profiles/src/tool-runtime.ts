@@ -121,7 +121,7 @@ export interface ToolRuntime {
   edit(operations: readonly FileOperation[], options?: EditOptions): Promise<ToolResult>;
   /**
    * Tells the anti-blind-editing gate that a command ran to completion outside exec_command (a provider's persistent
-   * shell), so a passing verification there clears the gate as it would through exec_command.
+   * shell), so a verification there resets the gate, whatever its exit code, as it would through exec_command.
    */
   recordCommand(cmd: string, exitCode: number): void;
   /** Fits text to a token budget (default 10,000) as every tool output is fitted: head and tail kept, the whole text spooled. */

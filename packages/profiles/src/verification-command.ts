@@ -1,6 +1,6 @@
-// Decides whether a shell command verifies the workspace (tests, builds, lints, typechecks), so that its exit code 0
-// may clear the anti-blind-editing gate. It errs on the side of "no": a command that only mentions a tool, or whose
-// exit code could hide a failure, does not count.
+// Decides whether a shell command verifies the workspace (tests, builds, lints, typechecks, syntax checks of a file), so
+// that its completion may reset the anti-blind-editing gate. It errs on the side of "no": a command that only mentions a
+// tool, or whose exit code could hide a failure, does not count.
 
 /** Words that run the next word as the command (with how many option arguments they take). */
 const WRAPPERS = new Set(['time', 'env', 'command', 'exec', 'nice', 'nohup', 'sudo']);
@@ -38,6 +38,23 @@ const GOAL_TOOLS: Record<string, readonly string[]> = {
   gradlew: ['test', 'build', 'check', 'verify'],
 };
 
+/** Interpreters whose flag checks the syntax of the file that follows it without running it. */
+const SYNTAX_CHECK_FLAGS: Record<string, readonly string[]> = {
+  node: ['--check', '-c'],
+  bash: ['-n'],
+  sh: ['-n'],
+  zsh: ['-n'],
+  dash: ['-n'],
+  ksh: ['-n'],
+  ruby: ['-c'],
+  perl: ['-c'],
+  php: ['-l'],
+};
+
+/** Python modules that verify: the ones that check files need a file or folder to check (without one they read stdin or sys.path). */
+const PYTHON_MODULES = new Set(['pytest', 'unittest', 'mypy', 'tox']);
+const PYTHON_FILE_MODULES = new Set(['py_compile', 'compileall']);
+
 const NOT_A_RUN = new Set(['--version', '-v', '-V', '--help', '-h', 'help', 'version']);
 
 function words(segment: string): string[] {
@@ -67,8 +84,15 @@ function isVerifyingRun(list: string[]): boolean {
     return first !== undefined && SCRIPT.test(first) && first !== 'ci';
   }
   if (PACKAGE_RUNNERS.has(tool)) return isVerifyingRun(args.filter((arg, i) => !(i === 0 && arg.startsWith('-'))));
-  if (tool === 'node') return args[0] === '--test';
-  if (/^python3?$/.test(tool)) return args[0] === '-m' && ['pytest', 'unittest', 'mypy', 'tox'].includes(args[1] ?? '');
+  if (tool === 'node' && args[0] === '--test') return true;
+  const syntaxFlags = SYNTAX_CHECK_FLAGS[tool];
+  if (syntaxFlags) return syntaxFlags.includes(args[0] ?? '') && args[1] !== undefined && !args[1].startsWith('-');
+  if (/^python3?$/.test(tool)) {
+    const [flag, module, ...rest] = args;
+    if (flag !== '-m' || module === undefined) return false;
+    if (PYTHON_FILE_MODULES.has(module)) return rest.some((arg) => !arg.startsWith('-'));
+    return PYTHON_MODULES.has(module);
+  }
   if (tool === 'bundle') return args[0] === 'exec' && isVerifyingRun(args.slice(1));
   if (VERIFYING_TOOLS.has(tool)) return true;
   const subcommands = SUBCOMMANDS[tool];
@@ -82,8 +106,9 @@ function isVerifyingRun(list: string[]): boolean {
 }
 
 /**
- * The default classifier: true when the command's last step (after `cd … &&` and similar) runs a test, build, lint or
- * typecheck, and no pipe, `||` or background `&` could hide its exit code.
+ * The default classifier: true when the command's last step (after `cd … &&` and similar) runs a test, build, lint,
+ * typecheck or a syntax check of a file (`node --check FILE`, `bash -n FILE`, `python -m py_compile FILE`, `ruby -c FILE`,
+ * `php -l FILE`), and no pipe, `||` or background `&` could hide its exit code.
  */
 export function isVerificationCommand(cmd: string): boolean {
   const withoutComments = cmd.replace(/(^|\s)#.*$/gm, '$1');
