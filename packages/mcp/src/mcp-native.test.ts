@@ -36,8 +36,8 @@ describe('annotations and structured results', () => {
   it('marks read-only and destructive tools and declares output schemas', () => {
     const host = createFakeToolHost({ profile: 'advanced', environment: linux });
     const tools = Object.fromEntries(toMcpTools(host).map((tool) => [tool.name, tool]));
-    expect(tools.search_tools.annotations).toMatchObject({ readOnlyHint: true });
-    expect(tools.code_search.annotations).toMatchObject({ readOnlyHint: true });
+    expect(tools.search_tools.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+    expect(tools.code_search.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
     expect(tools.apply_patch.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(tools.exec_command.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     for (const tool of Object.values(tools)) expect(tool.outputSchema?.type).toBe('object');
