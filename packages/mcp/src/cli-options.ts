@@ -33,7 +33,7 @@ Serves a toolhost workspace over MCP on stdin/stdout (until stdin closes), or ov
   --token T               bearer token HTTP clients must send (Authorization: Bearer T)
   --token-file F          read the bearer token from file F (first line)
   --allow-origin ORIGIN   also serve browser requests from ORIGIN (https://host[:port]; repeatable); by default only
-                          requests without Origin and from localhost, 127.0.0.1 or [::1] origins are served
+                          requests without Origin and from localhost, 127.x.x.x or [::1] origins are served
   --idle-timeout SECONDS  end a session idle this long, killing its processes (default: 900; 0: never)`;
 
 /** Longest idle timeout: what a Node timer takes, in whole seconds. */
