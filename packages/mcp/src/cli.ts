@@ -33,7 +33,15 @@ async function main(): Promise<number | undefined> {
   const catalog = options.catalog ? await loadCatalog(options.catalog) : undefined;
   const createHost = () => createToolHost({ workspace: options.workspace, profile: options.profile, shellProfile: options.shellProfile, catalog });
   if (options.http) {
-    const http = createMcpHttpServer({ createHost, token: token as string });
+    const http = createMcpHttpServer({
+      createHost,
+      token: token as string,
+      allowedOrigins: options.allowedOrigins,
+      idleTimeoutMs: options.idleTimeoutMs,
+      onSessionEnd: (id, reason) => {
+        if (reason === 'idle') process.stderr.write(`toolhost-mcp: session ${id} ended after going idle; its processes were killed\n`);
+      },
+    });
     const address = await http.listen(options.http.port, options.http.hostname);
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     process.stderr.write(`toolhost-mcp: listening on http://${shown}:${address.port}/mcp\n`);

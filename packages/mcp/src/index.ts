@@ -1,3 +1,10 @@
 export { createMcpServer, toMcpTools, toMcpResult, type McpServerOptions, type McpToolHost } from './create-mcp-server.js';
-export { createMcpHttpServer, type McpHttpServer, type McpHttpServerOptions, type McpSessionHost } from './mcp-http-server.js';
+export {
+  createMcpHttpServer,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  type McpHttpServer,
+  type McpHttpServerOptions,
+  type McpSessionEndReason,
+  type McpSessionHost,
+} from './mcp-http-server.js';
 export { TOOL_ANNOTATIONS, TOOL_OUTPUT_SCHEMAS } from './tool-metadata.js';

@@ -1,12 +1,16 @@
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 
-/** MCP hints per built-in tool: what a client may assume before calling it. */
+/**
+ * MCP hints per built-in tool: what a client may assume before calling it. search_tools and code_search are idempotent
+ * as well as read-only (a repeated search_tools finds its tools already loaded), said outright for clients that read
+ * an absent idempotentHint as false.
+ */
 export const TOOL_ANNOTATIONS: Readonly<Record<string, ToolAnnotations>> = {
   exec_command: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   write_stdin: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   apply_patch: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  search_tools: { readOnlyHint: true, openWorldHint: false },
-  code_search: { readOnlyHint: true, openWorldHint: false },
+  search_tools: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  code_search: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 };
 
 const integer = { type: 'integer' } as const;

@@ -34,6 +34,19 @@ function isCustomToolCall(item: unknown): item is ResponsesCustomToolCall {
   return hasCallId(item, 'custom_tool_call') && typeof (item as ResponsesCustomToolCall).name === 'string';
 }
 
+type ToolCaller = { type: 'direct' } | { type: 'program'; caller_id: string };
+
+/**
+ * The call's `caller` to echo on its output, as the Agents SDK echoes it: only a well-formed direct or program caller,
+ * otherwise none.
+ */
+function echoedCaller(call: unknown): { caller?: ToolCaller } {
+  const caller = (call as { caller?: unknown }).caller as { type?: unknown; caller_id?: unknown } | null | undefined;
+  if (caller?.type === 'direct') return { caller: { type: 'direct' } };
+  if (caller?.type === 'program' && typeof caller.caller_id === 'string') return { caller: { type: 'program', caller_id: caller.caller_id } };
+  return {};
+}
+
 function parseArguments(text: unknown, schema: unknown): unknown {
   if (typeof text !== 'string') return text;
   try {
@@ -47,8 +60,9 @@ function parseArguments(text: unknown, schema: unknown): unknown {
 /**
  * Runs every tool call item of a response through the host, in order, and returns the items to send back:
  * `function_call` and `custom_tool_call` through the named tool; `apply_patch_call` (one V4A file operation)
- * through the patch engine, touching only the operation's path, `failed` with its fix-it text when nothing was written; `shell_call` through exec_command,
- * one output entry per command. Other items are ignored.
+ * through the patch engine, touching only the operation's path, `failed` with its fix-it text when nothing was
+ * written; `shell_call` through exec_command, one output entry per command. Each output carries its call's `caller`
+ * when the call had one. Other items are ignored.
  */
 export async function answerResponsesCalls(
   items: readonly unknown[],
@@ -61,21 +75,21 @@ export async function answerResponsesCalls(
       const schema = host.tools.find((tool) => tool.name === item.name)?.inputSchema;
       const result = await host.call(item.name, parseArguments(item.arguments, schema));
       options.onResult?.(item, result);
-      outputs.push({ type: 'function_call_output', call_id: item.call_id, output: result.output });
+      outputs.push({ type: 'function_call_output', call_id: item.call_id, output: result.output, ...echoedCaller(item) });
     } else if (isCustomToolCall(item)) {
       const result = await host.call(item.name, typeof item.input === 'string' ? item.input : '');
       options.onResult?.(item, result);
-      outputs.push({ type: 'custom_tool_call_output', call_id: item.call_id, output: result.output });
+      outputs.push({ type: 'custom_tool_call_output', call_id: item.call_id, output: result.output, ...echoedCaller(item) });
     } else if (hasCallId(item, 'apply_patch_call')) {
       const call = item as ResponsesApplyPatchCall;
       const outcome = await runApplyPatchOperation(host, call.operation);
       options.onResult?.(call, outcome.result);
-      outputs.push({ type: 'apply_patch_call_output', call_id: call.call_id, status: outcome.status, output: outcome.output });
+      outputs.push({ type: 'apply_patch_call_output', call_id: call.call_id, status: outcome.status, output: outcome.output, ...echoedCaller(call) });
     } else if (hasCallId(item, 'shell_call')) {
       const call = item as ResponsesShellCall;
       const action = call.action ?? { commands: [], timeout_ms: null, max_output_length: null };
       const output = await runShellCommands(host, action, { ...options.shell, onResult: (result) => options.onResult?.(call, result) });
-      outputs.push({ type: 'shell_call_output', call_id: call.call_id, output, max_output_length: action.max_output_length ?? null });
+      outputs.push({ type: 'shell_call_output', call_id: call.call_id, output, max_output_length: action.max_output_length ?? null, ...echoedCaller(call) });
     }
   }
   return outputs;

@@ -46,13 +46,13 @@ export type ResponsesFunctionCallOutput = ResponseInputItem.FunctionCallOutput &
 /** The answer to a `custom_tool_call`, to send back as an input item. */
 export type ResponsesCustomToolCallOutput = ResponseCustomToolCallOutput & { output: string };
 
-/** The answer to an `apply_patch_call`: `failed` with the fix-it text when nothing was written. */
+/** The answer to an `apply_patch_call`: `failed` with the fix-it text when nothing was written; the call's `caller` when it had one. */
 export type ResponsesApplyPatchCallOutput = ResponseInputItem.ApplyPatchCallOutput & { output: string };
 
 /** One command's result inside a `shell_call_output`. */
 export type ResponsesShellCommandOutput = ResponseFunctionShellCallOutputContent;
 
-/** The answer to a `shell_call`: one entry per command. */
+/** The answer to a `shell_call`: one entry per command; the call's `caller` when it had one. */
 export type ResponsesShellCallOutput = ResponseInputItem.ShellCallOutput;
 
 /** An input item answering one tool call. */

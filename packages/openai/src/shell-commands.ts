@@ -40,12 +40,18 @@ export function execOutputText(output: string): string {
   return index < 0 ? '' : output.slice(index + '\nOutput:\n'.length);
 }
 
-/** Keeps the head and tail of `text` within `limit` characters, with a marker naming how many were left out. */
+/**
+ * Keeps the head and tail of `text` within `limit` characters (Unicode code points, so a surrogate pair is never
+ * split), with a marker naming how many were left out.
+ */
 export function limitOutputLength(text: string, limit: number | null | undefined): string {
   if (limit === null || limit === undefined || !Number.isFinite(limit) || limit < 0 || text.length <= limit) return text;
-  const omitted = text.length - limit;
-  const head = Math.ceil(limit / 2);
-  return `${text.slice(0, head)}\n…${omitted} characters truncated…\n${text.slice(text.length - (limit - head))}`;
+  const characters = Array.from(text);
+  const kept = Math.floor(limit);
+  if (characters.length <= kept) return text;
+  const head = Math.ceil(kept / 2);
+  const tail = characters.slice(characters.length - (kept - head)).join('');
+  return `${characters.slice(0, head).join('')}\n…${characters.length - kept} characters truncated…\n${tail}`;
 }
 
 async function runOne(host: Pick<ToolHost, 'call'>, cmd: string, timeoutMs: number, maxOutputLength: number | null | undefined, options: ShellCommandsOptions): Promise<ShellCommandOutcome> {
