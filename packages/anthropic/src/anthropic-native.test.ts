@@ -134,7 +134,9 @@ describe('str_replace_based_edit_tool', () => {
       ],
       host,
     );
-    expect(text(results[2])).toMatch(/^Error \[verification_required\]/);
+    expect(text(results[2])).toBe(
+      "Error [verification_required]: 2 edits were made without running any check. Run the project's tests, build, lint or typecheck with bash (for example `npm test`, `cargo test`, `pytest`), or, where there are none, a syntax check of an edited file (`node --check FILE`, `bash -n FILE`, `python -m py_compile FILE`); editing resumes as soon as one completes, passing or failing. Reads and inspection commands stay allowed.",
+    );
     expect(text(results[3])).toMatch(/^Error \[(outside_workspace|verification_required)\]/);
     expect(host.files()).toEqual({ 'a.txt': 'a\nb\n', 'b.txt': 'b' });
   });

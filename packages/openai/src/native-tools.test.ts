@@ -155,7 +155,35 @@ describe('apply_patch_call', () => {
       host,
     );
     expect(outputs.map((output) => 'status' in output && output.status)).toEqual(['completed', 'failed']);
-    expect(outputs[1].output).toMatch(/^Error \[verification_required\]/);
+    expect(outputs[1].output).toBe(
+      "Error [verification_required]: 1 edit was made without running any check. Run the project's tests, build, lint or typecheck with shell (for example `npm test`, `cargo test`, `pytest`), or, where there are none, a syntax check of an edited file (`node --check FILE`, `bash -n FILE`, `python -m py_compile FILE`); editing resumes as soon as one completes, passing or failing. Reads and inspection commands stay allowed.",
+    );
+  });
+
+  it('answers an apply_patch heredoc sent as a shell command in the native terms', async () => {
+    const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'one\n' } });
+    const heredoc = (body: string) => `apply_patch <<'EOF'\n*** Begin Patch\n${body}\n*** End Patch\nEOF`;
+    const [output] = await answerResponsesCalls(
+      [
+        {
+          type: 'shell_call',
+          id: 'sh',
+          call_id: 'sh',
+          status: 'completed',
+          action: { commands: [heredoc('*** Update File: a.txt\n@@\n-one\n+uno'), heredoc('*** Update File: a.txt\n@@\n-two\n+deux')], timeout_ms: null, max_output_length: null },
+        },
+      ],
+      host,
+    );
+    const note = 'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of shell.';
+    expect((output as { output: Array<{ stdout: string; stderr: string; outcome: unknown }> }).output.map((entry) => [entry.stdout || entry.stderr, entry.outcome])).toEqual([
+      [`Success. Updated the following files:\nM a.txt\n${note}`, { type: 'exit', exit_code: 0 }],
+      [
+        `Error [patch_context_not_found]: The patch was not applied and no file was changed: 1 of 1 operation failed.\n*** Update File: a.txt: FAILED\n    chunk 1 (patch line 3): NOT FOUND — its context was not found: none of its 1 context/removed lines occurs in the file (even ignoring whitespace).\nFix only what failed (re-read the file with shell if unsure) and send the whole patch again.\n${note}`,
+        { type: 'exit', exit_code: 1 },
+      ],
+    ]);
+    expect(host.files()).toEqual({ 'a.txt': 'uno\n' });
   });
 });
 

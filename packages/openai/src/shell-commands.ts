@@ -1,4 +1,4 @@
-import type { ToolHost, ToolResult } from 'toolhost';
+import { OPENAI_NATIVE_VOCABULARY, type ToolHost, type ToolResult } from 'toolhost';
 
 /** What a shell call asks for: the Responses API's `action` (snake_case) or the Agents SDK's (camelCase). */
 export interface ShellCommandsAction {
@@ -61,12 +61,13 @@ async function runOne(host: Pick<ToolHost, 'call'>, cmd: string, timeoutMs: numb
   const started = performance.now();
   const yieldMs = () => Math.min(MAX_YIELD_MS, Math.max(1, Math.ceil(timeoutMs - (performance.now() - started))));
   try {
-    let result = await host.call('exec_command', { cmd, yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal });
+    let result = await host.call('exec_command', { cmd, yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY });
     options.onResult?.(result);
     if (!result.ok) return { stdout: '', stderr: result.output, outcome: { type: 'exit', exit_code: 1 } };
-    let text = execOutputText(result.output);
+    // An answer that is not a command's (an apply_patch heredoc the host applied itself) is output as a whole.
+    let text = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
     while (typeof result.data?.exit_code !== 'number' && typeof result.data?.session_id === 'number') {
-      result = await host.call('write_stdin', { session_id: result.data.session_id, chars: '', yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal });
+      result = await host.call('write_stdin', { session_id: result.data.session_id, chars: '', yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY });
       options.onResult?.(result);
       if (!result.ok) break;
       text += execOutputText(result.output);

@@ -81,6 +81,11 @@ export interface ToolRuntimeOptions {
 export interface ToolCallOptions {
   /** Cancels the call: a command it runs or polls is killed (whole process tree) and the call answers at once. */
   signal?: AbortSignal;
+  /**
+   * The tools the model that made the call was given, when it is not the host's (a provider's native shell calling
+   * exec_command): texts that point at another tool name those.
+   */
+  vocabulary?: ToolVocabulary;
 }
 
 /** Options of {@link ToolRuntime.edit}. */
@@ -130,9 +135,10 @@ export interface ToolRuntime {
   close(): Promise<void>;
 }
 
-/** The line that follows the result of an apply_patch heredoc sent through exec_command. */
-export const APPLY_PATCH_VIA_EXEC_NOTE =
-  'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of exec_command.';
+/** The line that follows the result of an apply_patch heredoc sent through the shell tool. */
+function applyPatchViaShellNote(vocabulary: ToolVocabulary): string {
+  return `Note: this apply_patch command went to the ${vocabulary.edit} tool, not to a shell. Call the ${vocabulary.edit} tool directly instead of ${vocabulary.shell}.`;
+}
 
 const MAX_OUTPUT_TOKENS_JSON = (toJsonSchema(z.object({ max_output_tokens: maxOutputTokensSchema })).properties as Record<string, unknown>)
   .max_output_tokens;
@@ -204,10 +210,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * A patch result answered to exec_command: the result, then one line pointing the model at the apply_patch tool. Its
  * data gains `exit_code` (0 applied, 1 refused), as an apply_patch program would exit, for callers that read one.
  */
-function withPatchNote(result: ToolResult): ToolResult {
+function withPatchNote(result: ToolResult, vocabulary: ToolVocabulary): ToolResult {
   const data = { ...result.data, exit_code: result.ok ? 0 : 1 };
-  if (result.error) return errorResult(result.error.code, `${result.error.message}\n${APPLY_PATCH_VIA_EXEC_NOTE}`, data);
-  return { ...result, output: `${result.output.replace(/\n*$/, '\n')}${APPLY_PATCH_VIA_EXEC_NOTE}`, data };
+  const note = applyPatchViaShellNote(vocabulary);
+  if (result.error) return errorResult(result.error.code, `${result.error.message}\n${note}`, data);
+  return { ...result, output: `${result.output.replace(/\n*$/, '\n')}${note}`, data };
 }
 
 /** Creates the dispatch core: tool list, preflight, validation, gate, budgeting and deferred expansion. */
@@ -311,13 +318,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   };
 
   // Returns the result and the output budget it must fit (the default when the call never got far enough to set one).
-  const dispatch = async (name: string, rawArgs: unknown, signal: AbortSignal): Promise<{ result: ToolResult; budget: number }> => {
+  const dispatch = async (name: string, rawArgs: unknown, signal: AbortSignal, callVocabulary: ToolVocabulary): Promise<{ result: ToolResult; budget: number }> => {
     let budget = DEFAULT_MAX_OUTPUT_TOKENS;
-    const result = await dispatchWithin(name, rawArgs, signal, (value) => (budget = value));
+    const result = await dispatchWithin(name, rawArgs, signal, callVocabulary, (value) => (budget = value));
     return { result, budget };
   };
 
-  const dispatchWithin = async (name: string, rawArgs: unknown, signal: AbortSignal, setBudget: (value: number) => void): Promise<ToolResult> => {
+  const dispatchWithin = async (name: string, rawArgs: unknown, signal: AbortSignal, callVocabulary: ToolVocabulary, setBudget: (value: number) => void): Promise<ToolResult> => {
     if (typeof name !== 'string') return errorResult(ErrorCode.UnknownTool, 'tool name must be a string');
     if (isLegacyToolName(name)) return errorResult(ErrorCode.LegacyTool, legacyToolMessage(name));
     const implementation = builtins.get(name) ?? catalogTool(name)?.implementation;
@@ -343,13 +350,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     const values = valid.value as Record<string, unknown>;
     if (name === 'exec_command' && patchTool && typeof values.cmd === 'string') {
       const invocation = parseApplyPatchInvocation(values.cmd);
-      if (invocation) return withPatchNote(await patchThroughExec(invocation, values.workdir, budget.value, signal));
+      if (invocation) return withPatchNote(await patchThroughExec(invocation, values.workdir, budget.value, signal, callVocabulary), callVocabulary);
     }
-    const blocked = gate.check(name);
+    const blocked = gate.check(name, callVocabulary.shell);
     if (blocked) return blocked;
     let result: ToolResult;
     try {
-      result = await implementation.execute(values, context(budget.value, signal));
+      result = await implementation.execute(values, context(budget.value, signal, callVocabulary));
     } catch (error) {
       if (closed) return errorResult(ErrorCode.ToolFailed, `${name} was interrupted because the host closed`);
       const message = error instanceof Error ? error.message : String(error);
@@ -383,7 +390,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const applyOperations = async (operations: readonly FileOperation[], budget: number, signal: AbortSignal, callVocabulary: ToolVocabulary): Promise<ToolResult> => {
     const apply = patchTool?.applyOperations;
     if (!apply) return errorResult(ErrorCode.UnknownTool, `This host has no ${callVocabulary.edit} tool; edit files with ${callVocabulary.shell}.`);
-    const blocked = gate.check('apply_patch');
+    const blocked = gate.check('apply_patch', callVocabulary.shell);
     if (blocked) return blocked;
     let result: ToolResult;
     try {
@@ -397,7 +404,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   };
 
   /** Applies an apply_patch heredoc sent to exec_command as the patch tool would: same engine, same gate. */
-  const patchThroughExec = async (invocation: ApplyPatchInvocation, workdir: unknown, budget: number, signal: AbortSignal): Promise<ToolResult> => {
+  const patchThroughExec = async (invocation: ApplyPatchInvocation, workdir: unknown, budget: number, signal: AbortSignal, callVocabulary: ToolVocabulary): Promise<ToolResult> => {
     const parsed = parsePatch(invocation.patch);
     if (!parsed.ok) return errorResult(ErrorCode.PatchParseError, parsed.message, { line: parsed.line });
     let directory: string | ToolResult;
@@ -407,7 +414,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       return errorResult(ErrorCode.ToolFailed, `The patch was not applied and no file was changed: ${error instanceof Error ? error.message : String(error)}.`);
     }
     if (typeof directory !== 'string') return directory;
-    return applyOperations(rebaseOperations(parsed.patch.operations, directory), budget, signal, vocabulary);
+    // The model wrote patch text: its report counts patch lines, whatever tool names the model has.
+    return applyOperations(rebaseOperations(parsed.patch.operations, directory), budget, signal, { ...callVocabulary, edits: 'patch' });
   };
 
   // Every result, errors included, fits its budget; the complete text goes to the spool.
@@ -440,7 +448,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const signal = callOptions?.signal ? AbortSignal.any([abort.signal, callOptions.signal]) : abort.signal;
       let result: ToolResult;
       try {
-        const outcome = await dispatch(name, args, signal);
+        const outcome = await dispatch(name, args, signal, callOptions?.vocabulary ?? vocabulary);
         result = await fit(name, outcome.result, outcome.budget);
       } catch (error) {
         if (ToolHostError.is(error)) throw error;

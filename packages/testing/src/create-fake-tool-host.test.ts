@@ -224,3 +224,16 @@ describe('createFakeToolHost: shared dispatch rules', () => {
     expect(host.files()).toEqual({ 'a.txt': 'a', 'b.txt': 'b' });
   });
 });
+
+describe('createFakeToolHost: the names the model was given', () => {
+  it('names renamed tools in the texts that point at them, and refuses bad toolNames', async () => {
+    const host = createFakeToolHost({ files: { 'a.txt': 'one\n' }, toolNames: { shell: 'run_command', edit: 'edit_files' }, verification: { threshold: 1 } });
+    const missed = await host.call('apply_patch', { input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n*** End Patch' });
+    expect(missed.output).toContain('Fix only what failed (re-read the file with run_command if unsure) and send the whole patch again.');
+    await host.call('apply_patch', { input: '*** Begin Patch\n*** Add File: b.txt\n+b\n*** End Patch' });
+    const blocked = await host.call('apply_patch', { input: '*** Begin Patch\n*** Add File: c.txt\n+c\n*** End Patch' });
+    expect(blocked.output).toContain('typecheck with run_command (for example');
+    expect(() => createFakeToolHost({ toolNames: { shell: 'two words' } })).toThrow('toolNames.shell must be a tool name');
+    expect(() => createFakeToolHost({ toolNames: { exec: 'x' } as never })).toThrow('toolNames has no field "exec"');
+  });
+});

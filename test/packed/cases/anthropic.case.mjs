@@ -49,4 +49,30 @@ export default [
       });
     },
   },
+  {
+    name: 'the text editor writes create byte for byte, refuses to overwrite, and str_replace changes only the match',
+    async run(context) {
+      const { assert, load } = context;
+      const { answerToolUses } = await load('@toolhost/anthropic');
+      const workspace = context.tempWorkspace({ 'tail.txt': 'keep\nlast' });
+      await withHost(context, { workspace }, async (host) => {
+        const use = (id, input) => ({ type: 'tool_use', id, name: 'str_replace_based_edit_tool', input });
+        const results = await answerToolUses(
+          [
+            use('c1', { command: 'create', path: 'exact.txt', file_text: 'no final newline' }),
+            use('c2', { command: 'create', path: 'exact.txt', file_text: 'other' }),
+            use('r1', { command: 'str_replace', path: 'tail.txt', old_str: 'last', new_str: 'LAST' }),
+          ],
+          host,
+        );
+        assert.equal(results[0].content, 'File created successfully at: exact.txt');
+        assert.equal(results[1].content, 'Error [patch_target_exists]: File already exists at: exact.txt. Cannot overwrite files using command `create`.');
+        assert.equal(results[2].is_error, undefined);
+      });
+      const { readFileSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      assert.equal(readFileSync(join(workspace, 'exact.txt'), 'utf8'), 'no final newline');
+      assert.equal(readFileSync(join(workspace, 'tail.txt'), 'utf8'), 'keep\nLAST');
+    },
+  },
 ];

@@ -54,4 +54,31 @@ export default [
       });
     },
   },
+  {
+    name: 'a native operation touches only its path: file markers in a diff are refused, nothing changes',
+    async run(context) {
+      const { assert, load } = context;
+      const { answerResponsesCalls, createAgentsEditor } = await load('@toolhost/openai');
+      const workspace = context.tempWorkspace({ 'a.txt': 'one\n', 'victim.txt': 'keep\n' });
+      await withHost(context, { workspace }, async (host) => {
+        const outputs = await answerResponsesCalls(
+          [
+            { type: 'apply_patch_call', call_id: 'm1', status: 'completed', operation: { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno\n*** Delete File: victim.txt\n' } },
+            { type: 'apply_patch_call', call_id: 'm2', status: 'completed', operation: { type: 'create_file', path: 'new.txt', diff: '+x\n*** Add File: other.txt\n+y\n' } },
+          ],
+          host,
+        );
+        assert.deepEqual(outputs.map((output) => output.status), ['failed', 'failed']);
+        assert.match(outputs[0].output, /^Error \[patch_parse_error\]: Nothing was changed: update_file a\.txt: line 4 of the diff: "\*\*\* Delete File: victim\.txt" is a patch file marker/);
+        const edited = await createAgentsEditor(host).updateFile({ type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno\n*** Update File: victim.txt\n@@\n-keep\n+gone\n' });
+        assert.equal(edited.status, 'failed');
+        assert.match(edited.output, /is a patch file marker; this diff may only change a\.txt\./);
+      });
+      const { readdirSync, readFileSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      assert.deepEqual(readdirSync(workspace).sort(), ['a.txt', 'victim.txt']);
+      assert.equal(readFileSync(join(workspace, 'a.txt'), 'utf8'), 'one\n');
+      assert.equal(readFileSync(join(workspace, 'victim.txt'), 'utf8'), 'keep\n');
+    },
+  },
 ];
