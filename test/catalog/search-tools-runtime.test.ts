@@ -200,6 +200,27 @@ describe('search_tools through the runtime', () => {
     await runtime.close();
   });
 
+  it('loads nothing for a request no tool serves and lists near spellings as weak matches; searching one by name loads it', async () => {
+    const runtime = makeRuntime(loadRelevanceCatalog().filter((entry) => entry.name !== 'weather_forecast'));
+    const nonsense = await runtime.call('search_tools', { query: 'xyzzy plugh frobnicate', detail_level: 'name' });
+    expect(nonsense.output).toBe(
+      'No tool matched "xyzzy plugh frobnicate". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
+        'Weak matches (not loaded; search the exact name to load one):\n' +
+        'sendgrid_send_email\ngitlab_create_branch\nopenai_generate_image\ngithub_create_pull_request\nsupabase_select_rows',
+    );
+    expect(nonsense.data?.expanded).toEqual([]);
+    const rain = await runtime.call('search_tools', { query: 'will it rain in Paris' });
+    expect(rain.output).toBe(
+      'No tool matched "will it rain in Paris". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
+        'Weak matches (not loaded; search the exact name to load one):\nweb_fetch: Fetches a web page by URL and returns its main content as Markdown.',
+    );
+    expect(runtime.nextSegment().map((tool) => tool.name)).toEqual(BUILTINS);
+    const named = await runtime.call('search_tools', { query: 'web_fetch' });
+    expect(named.data?.expanded).toEqual(['web_fetch']);
+    expect(runtime.nextSegment().map((tool) => tool.name)).toEqual([...BUILTINS, 'web_fetch']);
+    await runtime.close();
+  });
+
   it('tells the model to use search_tools for a tool that is not loaded', async () => {
     const runtime = makeRuntime(loadRelevanceCatalog());
     const result = await runtime.call('stripe_refund_payment', { payment_intent: 'pi_1' });

@@ -13,8 +13,9 @@ export interface AnswerToolUsesOptions {
   /** Anthropic's text editor tool: the budget of a view. */
   textEditor?: TextEditorOptions;
   /**
-   * Answer search_tools with `tool_reference` blocks for the deferred tools it found (sent with `defer_loading: true`,
-   * see `toAnthropicTools`), and make them callable at once: the host starts its next segment.
+   * Answer search_tools with `tool_reference` blocks for the deferred tools it loaded (sent with `defer_loading: true`,
+   * see `toAnthropicTools`; weak matches it only lists are not referenced), and make them callable at once: the host
+   * starts its next segment.
    */
   toolReferences?: boolean;
 }
@@ -27,10 +28,14 @@ function isToolUse(block: unknown): block is AnthropicToolUseBlock {
   return candidate?.type === 'tool_use' && typeof candidate.id === 'string' && typeof candidate.name === 'string';
 }
 
+/** The tools a search_tools result loaded or found callable: weak matches it did not load are not referenced. */
 function referencedTools(result: ToolResult): string[] {
   const matches = result.data?.matches;
   if (!result.ok || !Array.isArray(matches)) return [];
-  return matches.map((match) => (match as { name?: unknown }).name).filter((name): name is string => typeof name === 'string');
+  return matches
+    .filter((match) => (match as { available?: unknown }).available !== 'not_loaded')
+    .map((match) => (match as { name?: unknown }).name)
+    .filter((name): name is string => typeof name === 'string');
 }
 
 /**

@@ -40,6 +40,16 @@ describe('toAnthropicTools native', () => {
     expect(created).toEqual({ type: 'tool_result', tool_use_id: 'c', content: 'Created issue "Deferred"' });
     expect(toAnthropicTools(host, { deferLoading: true }).filter((tool) => 'defer_loading' in tool)).toEqual([]);
   });
+
+  it('references no weak match search_tools lists without loading it', async () => {
+    const host = createFakeToolHost({ environment: linux, catalog });
+    const [found] = await answerToolUses([{ type: 'tool_use', id: 's', name: 'search_tools', input: { query: 'githb isue' } }], host, { toolReferences: true });
+    expect(found.content).toBe(
+      'No tool matched "githb isue". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
+        'Weak matches (not loaded; search the exact name to load one):\ngithub_create_issue: Create a GitHub issue in a repository.',
+    );
+    expect((await answerToolUses([{ type: 'tool_use', id: 'c', name: 'github_create_issue', input: { title: 'x' } }], host))[0].is_error).toBe(true);
+  });
 });
 
 describe('str_replace_based_edit_tool', () => {

@@ -21,6 +21,10 @@ export interface CatalogMatch {
   score: number;
   /** True when the query named this tool exactly. */
   exact: boolean;
-  /** True when no word of the query matched any tool and this is only the nearest spelling (a weak match). */
+  /**
+   * True for a weak match: no word of the query reaches this tool as written, only through a typo correction or a
+   * completion, or no word reaches any tool and this is one of the nearest spellings. search_tools lists weak matches
+   * but does not load them.
+   */
   weak: boolean;
 }

@@ -58,6 +58,11 @@ export interface RankedHit {
 export interface LexicalHit extends RankedHit {
   /** Share of the query's words the tool matches, each weighted by its rarity and by the field it is found in (0 to 1). */
   coverage: number;
+  /**
+   * True when no query word reaches the tool as written (its stem, a synonym, an abbreviation, a compound or a swap of
+   * two letters), only through a typo correction or the completion of a word: a guess at what the request meant.
+   */
+  weak: boolean;
 }
 
 /** An index term a query reaches, with the weight it carries for each query word it stands for. */
@@ -67,6 +72,8 @@ interface Reach {
   weights: number[];
   /** Whether it is the literal word for some query word (counts for the word's rarity). */
   literal: boolean;
+  /** Whether some query term reaches it as written, not only as a typo correction or a completion. */
+  written: boolean;
 }
 
 /** Scores are rounded to this step, so float noise from the order of additions cannot break a tie. */
@@ -148,6 +155,7 @@ export class LexicalIndex {
   private groupScores = new Float64Array(0);
   private groupCredit = new Float64Array(0);
   private nameWeight = new Float64Array(0);
+  private writtenMatch = new Uint8Array(0);
   private scratchGroups = 0;
 
   get size(): number {
@@ -250,9 +258,12 @@ export class LexicalIndex {
     return this.sortedTerms;
   }
 
-  /** Index terms a query term reaches (with their weights): itself, and completions or typo corrections when allowed. */
-  private expand(term: QueryTerm, add: (indexTerm: string, weight: number, literal: boolean) => void): void {
-    if (this.postings.has(term.term)) add(term.term, term.weight, term.weight === 1);
+  /**
+   * Index terms a query term reaches (with their weights): itself (written), and completions or typo corrections
+   * when allowed (not written).
+   */
+  private expand(term: QueryTerm, add: (indexTerm: string, weight: number, literal: boolean, written: boolean) => void): void {
+    if (this.postings.has(term.term)) add(term.term, term.weight, term.weight === 1, true);
     const candidates: { term: string; weight: number }[] = [];
     if (term.prefix) {
       const terms = this.terms();
@@ -281,7 +292,7 @@ export class LexicalIndex {
       }
     }
     candidates.sort((a, b) => b.weight - a.weight || a.term.length - b.term.length || (a.term < b.term ? -1 : 1));
-    for (const candidate of candidates.slice(0, MAX_EXPANSIONS)) add(candidate.term, candidate.weight, false);
+    for (const candidate of candidates.slice(0, MAX_EXPANSIONS)) add(candidate.term, candidate.weight, false, false);
   }
 
   private prepareScratch(groups: number): void {
@@ -293,6 +304,7 @@ export class LexicalIndex {
       this.groupScores = new Float64Array(size * this.scratchGroups);
       this.groupCredit = new Float64Array(size * this.scratchGroups);
       this.nameWeight = new Float64Array(size);
+      this.writtenMatch = new Uint8Array(size);
       this.currentStamp = 0;
     }
     this.currentStamp += 1;
@@ -302,15 +314,17 @@ export class LexicalIndex {
    * Scores every tool that matches at least one query term: the sum over query words of the best BM25F score of a
    * term standing for that word, times the share of the query covered (squared), times a bonus for covering the
    * tool's name. A word many tools start their name with (a server prefix) is not held against a tool when unsaid.
+   * Hits are in rank order; with `weakLast`, every hit that is not weak comes before the weak ones.
    */
-  rank(queryTerms: QueryTerm[], groups: number, size: number, exclude: ReadonlySet<string> = new Set()): LexicalHit[] {
+  rank(queryTerms: QueryTerm[], groups: number, size: number, exclude: ReadonlySet<string> = new Set(), weakLast = false): LexicalHit[] {
     if (groups === 0 || this.count === 0 || size <= 0) return [];
     const reaches = new Map<string, Reach>();
     for (const queryTerm of queryTerms) {
-      this.expand(queryTerm, (indexTerm, weight, literal) => {
+      this.expand(queryTerm, (indexTerm, weight, literal, written) => {
         let reach = reaches.get(indexTerm);
-        if (!reach) reaches.set(indexTerm, (reach = { groups: [], weights: [], literal: false }));
+        if (!reach) reaches.set(indexTerm, (reach = { groups: [], weights: [], literal: false, written: false }));
         reach.literal ||= literal;
+        reach.written ||= written;
         for (const group of queryTerm.groups) {
           const at = reach.groups.indexOf(group);
           if (at < 0) {
@@ -322,7 +336,7 @@ export class LexicalIndex {
     }
     this.prepareScratch(groups);
     const stride = this.scratchGroups;
-    const { stamp, groupScores, groupCredit, nameWeight, lengths } = this;
+    const { stamp, groupScores, groupCredit, nameWeight, writtenMatch, lengths } = this;
     const current = this.currentStamp;
     const averages = FIELD_NAMES.map((_, position) => Math.max(1, this.totalLength[position] / this.count));
     const weights = FIELD_NAMES.map((field) => LEXICAL_WEIGHTS.field[field]);
@@ -357,8 +371,10 @@ export class LexicalIndex {
           groupScores.fill(0, slot * stride, slot * stride + groups);
           groupCredit.fill(0, slot * stride, slot * stride + groups);
           nameWeight[slot] = 0;
+          writtenMatch[slot] = 0;
           touched.push(slot);
         }
+        if (reach.written) writtenMatch[slot] = 1;
         for (let at = 0; at < reach.groups.length; at++) {
           const cell = slot * stride + reach.groups[at];
           const score = base * reach.weights[at];
@@ -371,8 +387,10 @@ export class LexicalIndex {
     for (let group = 0; group < groups; group++) if (literalIdf[group] >= 0) groupIdf[group] = literalIdf[group];
     let totalIdf = 0;
     for (let group = 0; group < groups; group++) totalIdf += groupIdf[group];
-    // The best `size` hits, kept in rank order (score, then id) as they come: no array of every match.
+    // The best `size` hits, kept in rank order (score, then id) as they come: no array of every match. With
+    // `weakLast`, the best `size` weak hits are kept apart and only fill the places the others leave.
     const top: LexicalHit[] = [];
+    const weakTop: LexicalHit[] = [];
     for (const slot of touched) {
       let sum = 0;
       let covered = 0;
@@ -392,11 +410,14 @@ export class LexicalIndex {
       const nameShare = nameSize ? Math.min(1, nameWeight[slot] / nameSize) : 0;
       const coverage = LEXICAL_WEIGHTS.rarityCoverage ? (totalIdf > 0 ? covered / totalIdf : 0) : matchedGroups / groups;
       const score = roundScore(sum * coverage ** LEXICAL_WEIGHTS.coveragePower * (1 + LEXICAL_WEIGHTS.nameCoverageBonus * nameShare));
-      if (top.length === size && score < top[size - 1].score) continue;
+      if (score <= 0) continue;
+      const weak = writtenMatch[slot] === 0;
+      const list = weak && weakLast ? weakTop : top;
+      if (list.length === size && score < list[size - 1].score) continue;
       const id = this.ids[slot]!;
       if (exclude.has(id)) continue;
-      insertRanked(top, { id, score, coverage }, size);
+      insertRanked(list, { id, score, coverage, weak }, size);
     }
-    return top;
+    return weakTop.length ? [...top, ...weakTop].slice(0, size) : top;
   }
 }

@@ -77,17 +77,67 @@ describe('search_tools', () => {
     expect(result.data?.expanded).toEqual([]);
   });
 
-  it('returns the nearest tools, marked weak, when no word matches, and says how to search again', async () => {
+  it('says no tool matched and lists the nearest spellings as weak matches without loading them; a tool sharing nothing is not listed', async () => {
     const { run, matched } = setup();
     const result = await run({ query: 'will it rain in Paris', limit: 2, detail_level: 'name' });
     expect(result.output).toBe(
-      'No tool matched the words of "will it rain in Paris". Nearest by spelling (weak matches: read each description before calling one; ' +
-        'or search again with the action and service, e.g. "create jira issue", or an exact tool name):\n' +
-        'github_create_issue\ngithub_list_issues\n\n' +
-        'Loaded for your next request (callable from then on): github_create_issue, github_list_issues.',
+      'No tool matched "will it rain in Paris". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
+        'Weak matches (not loaded; search the exact name to load one):\ngithub_create_issue',
     );
-    expect(result.data).toMatchObject({ matches: [{ name: 'github_create_issue', weak: true }, { name: 'github_list_issues', weak: true }] });
-    expect(matched).toEqual([['github_create_issue', 'github_list_issues']]);
+    expect(result.data).toEqual({
+      matches: [{ name: 'github_create_issue', score: 1, exact: false, weak: true, available: 'not_loaded' }],
+      expanded: [],
+    });
+    const nonsense = await run({ query: 'xyzzy plugh frobnicate' });
+    expect(nonsense.output).toBe(
+      'No tool matched "xyzzy plugh frobnicate". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
+        'Weak matches (not loaded; search the exact name to load one):\ngithub_create_issue: Opens a GitHub issue.',
+    );
+    const nothing = await run({ query: 'zzzz qqqq' });
+    expect(nothing).toEqual({
+      ok: true,
+      output: 'No tool matched "zzzz qqqq". To search again, name the action and the service, e.g. "create jira issue".',
+      data: { matches: [], expanded: [] },
+    });
+    expect(matched).toEqual([]);
+  });
+
+  it('loads the matches and lists the weak ones (reached only through a typo correction) apart; the exact name loads one', async () => {
+    const { run, matched } = setup({ weather_now: 'hidden' });
+    const result = await run({ query: 'list issues wether' });
+    expect(result.output).toBe(
+      'github_list_issues: Lists GitHub issues.\ngithub_create_issue: Opens a GitHub issue.\n\n' +
+        'Weak matches (not loaded; search the exact name to load one):\nweather_now: Current weather.\n\n' +
+        'Loaded for your next request (callable from then on): github_list_issues, github_create_issue.',
+    );
+    expect(result.data).toEqual({
+      matches: [
+        { name: 'github_list_issues', score: 1, exact: false, weak: false, available: 'next_request' },
+        { name: 'github_create_issue', score: 0.025, exact: false, weak: false, available: 'next_request' },
+        { name: 'weather_now', score: 1, exact: false, weak: true, available: 'not_loaded' },
+      ],
+      expanded: ['github_list_issues', 'github_create_issue'],
+    });
+    // Full detail gives schemas of the tools it loads only.
+    const full = await run({ query: 'list issues wether', detail_level: 'full' });
+    expect(full.output.split('\n\n').slice(2)).toEqual([
+      'Weak matches (not loaded; search the exact name to load one):\nweather_now: Current weather.',
+      'Loaded for your next request (callable from then on): github_list_issues, github_create_issue.',
+    ]);
+    const named = await run({ query: 'weather_now' });
+    expect(named.output).toBe('weather_now: Current weather.\n\nLoaded for your next request (callable from then on): weather_now.');
+    expect(matched).toEqual([['github_list_issues', 'github_create_issue'], ['github_list_issues', 'github_create_issue'], ['weather_now']]);
+  });
+
+  it('says a weak match that is already callable is callable', async () => {
+    const { run, matched } = setup();
+    const result = await run({ query: 'list issues wether', detail_level: 'name' });
+    expect(result.output).toBe(
+      'github_list_issues\ngithub_create_issue\n\nWeak matches (not loaded; search the exact name to load one):\nweather_now\n\n' +
+        'Loaded for your next request (callable from then on): github_list_issues, github_create_issue.\nAlready callable: weather_now.',
+    );
+    expect(result.data?.matches).toContainEqual({ name: 'weather_now', score: 1, exact: false, weak: true, available: 'now' });
+    expect(matched).toEqual([['github_list_issues', 'github_create_issue']]);
   });
 
   it('says so when the catalog is empty', async () => {

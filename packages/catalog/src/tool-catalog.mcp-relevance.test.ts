@@ -10,6 +10,7 @@ import { measureRelevance, type RelevanceReport } from './__fixtures__/measure-r
 import { hashingEmbedder } from './__fixtures__/hashing-embedder.js';
 import { rankingEmbedder } from './__fixtures__/ranking-embedder.js';
 import { measureOnSampledCatalogs } from './__fixtures__/sampled-catalogs.js';
+import { NONSENSE_REQUEST, WEATHER_REQUESTS } from './__fixtures__/off-topic-requests.js';
 
 const format = (label: string, report: RelevanceReport) =>
   `${label}: ${report.queries} queries, top-1 ${report.top1.toFixed(3)}, recall@5 ${report.recallAt5.toFixed(3)}`;
@@ -53,7 +54,7 @@ describe('search relevance on real MCP servers’ tool lists (no embedder)', () 
     );
     // Floors a little under the measured values: a regression guard. Measured: tuning 0.855 / 0.970, more tuning
     // 0.773 / 0.964; the first held-out set, whose misses have since been read while tuning, 0.720 / 0.960; the fresh
-    // held-out set 0.531 / 0.714 (its misses are not printed here: they must not guide tuning). The issue's lexical goal
+    // held-out set 0.544 / 0.728 (its misses are not printed here: they must not guide tuning). The issue's lexical goal
     // on held-out catalogs (top-1 >= 0.85, recall@5 >= 0.96) is not reached.
     expect(tuning.top1).toBeGreaterThanOrEqual(0.83);
     expect(tuning.recallAt5).toBeGreaterThanOrEqual(0.95);
@@ -63,9 +64,19 @@ describe('search relevance on real MCP servers’ tool lists (no embedder)', () 
     expect(firstHeldOut.recallAt5).toBeGreaterThanOrEqual(0.94);
     expect(fresh.top1).toBeGreaterThanOrEqual(0.51);
     expect(fresh.recallAt5).toBeGreaterThanOrEqual(0.7);
-    // The unseen held-out set, measured in aggregate only, nothing tuned after it: 0.295 / 0.621.
+    // The unseen held-out set, measured in aggregate only, nothing tuned after it: 0.295 / 0.636.
     expect(unseen.top1).toBeGreaterThanOrEqual(0.29);
     expect(unseen.recallAt5).toBeGreaterThanOrEqual(0.62);
+  });
+});
+
+describe('requests no real-server tool serves (no embedder)', () => {
+  it('load nothing: no word of a nonsense or a weather request reaches a tool as written', () => {
+    for (const query of [NONSENSE_REQUEST, ...WEATHER_REQUESTS]) {
+      const matches = words.search(query, 5);
+      expect(matches.filter((match) => !match.weak), query).toEqual([]);
+      expect(matches.every((match) => match.score > 0), query).toBe(true);
+    }
   });
 });
 
@@ -98,7 +109,7 @@ describe('hybrid ranking on the same set with a deterministic hashing embedder',
     const { fresh, unseen } = await measureHeldOut(createToolCatalog(entries, { embedder: hashingEmbedder }));
     const lowered = await measureRelevance(FRESH_HELD_OUT_QUERIES, (query, limit) => catalog.find(query, limit));
     console.log(`hybrid (hashing embedder, default weight)\n${format('fresh held-out', fresh)}\n${format('unseen held-out', unseen)}`);
-    // Measured: fresh held-out 0.367 / 0.646, unseen 0.235 / 0.508 (the words alone: 0.531 / 0.714 and 0.295 / 0.621).
+    // Measured: fresh held-out 0.367 / 0.646, unseen 0.235 / 0.508 (the words alone: 0.544 / 0.728 and 0.295 / 0.636).
     expect(fresh.top1).toBeGreaterThanOrEqual(0.35);
     expect(unseen.top1).toBeGreaterThanOrEqual(0.22);
     expect(lowered.top1).toBeGreaterThan(fresh.top1 + 0.1);
@@ -117,8 +128,8 @@ describe('search relevance on catalogs of 40 tools drawn from the real servers (
     const fresh = await measureOnSampledCatalogs(FRESH_HELD_OUT_QUERIES, entries, wordsIn);
     const unseen = await measureOnSampledCatalogs(UNSEEN_HELD_OUT_QUERIES, entries, wordsIn);
     console.log(`catalogs of 40 tools\n${format('fresh held-out', fresh)}\n${format('unseen held-out', unseen)}`);
-    // Measured: fresh held-out 0.770 / 0.913, unseen held-out 0.653 / 0.858 (the issue's lexical goal, 0.85 / 0.96, is
-    // not reached here either). Tuning requests, for comparison: 0.957 / 0.992.
+    // Measured: fresh held-out 0.780 / 0.914, unseen held-out 0.667 / 0.865 (the issue's lexical goal, 0.85 / 0.96, is
+    // not reached here either). Tuning requests, for comparison: 0.959 / 0.992.
     expect(fresh.top1).toBeGreaterThanOrEqual(0.75);
     expect(fresh.recallAt5).toBeGreaterThanOrEqual(0.9);
     expect(unseen.top1).toBeGreaterThanOrEqual(0.64);
@@ -170,8 +181,8 @@ describe('hybrid fusion with an embedder of known quality', () => {
         `the embedder alone\n${format('fresh held-out', embedderAlone.fresh)}\n${format('unseen held-out', embedderAlone.unseen)}`,
     );
     expect(failures).toEqual([]);
-    // Measured: 0.830 / 0.997 and 0.788 / 0.996; the embedder alone 0.796 / 0.997 and 0.773 / 0.996; the words 0.531 /
-    // 0.714 and 0.295 / 0.621. (Fixed equal weights give 0.816 and 0.735 top-1; the words at twice the embedding's weight,
+    // Measured: 0.830 / 0.997 and 0.795 / 0.996; the embedder alone 0.796 / 0.997 and 0.773 / 0.996; the words 0.544 /
+    // 0.728 and 0.295 / 0.636. (Fixed equal weights give 0.816 and 0.735 top-1; the words at twice the embedding's weight,
     // 0.728 and 0.561.)
     for (const set of ['fresh', 'unseen'] as const) {
       expect(hybrid[set].top1, set).toBeGreaterThan(wordsAlone[set].top1 + 0.2);

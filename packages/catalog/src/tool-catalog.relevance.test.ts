@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createToolCatalog } from './tool-catalog.js';
 import { loadRelevanceCatalog } from './__fixtures__/load-relevance-catalog.js';
 import { RELEVANCE_QUERIES } from './__fixtures__/relevance-queries.js';
+import { NONSENSE_REQUEST, WEATHER_REQUESTS } from './__fixtures__/off-topic-requests.js';
 
 describe('search relevance on the hand-written catalog', () => {
   const entries = loadRelevanceCatalog();
@@ -19,7 +20,8 @@ describe('search relevance on the hand-written catalog', () => {
     const misses: string[] = [];
     const byKind = new Map<string, { count: number; top1: number }>();
     for (const query of RELEVANCE_QUERIES) {
-      const names = catalog.search(query.query, 5).map((match) => match.entry.name);
+      // What search_tools loads: weak matches are only listed.
+      const names = catalog.search(query.query, 5).filter((match) => !match.weak).map((match) => match.entry.name);
       const hit = names[0] === query.expected[0];
       const found = query.expected.filter((name) => names.includes(name)).length / query.expected.length;
       top1 += hit ? 1 : 0;
@@ -39,6 +41,15 @@ describe('search relevance on the hand-written catalog', () => {
     );
     expect(top1Rate).toBeGreaterThanOrEqual(0.85);
     expect(recallRate).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it('loads nothing for a nonsense request, nor for a weather request once the weather tool is left out', () => {
+    const withoutWeather = createToolCatalog(entries.filter((entry) => entry.name !== 'weather_forecast'));
+    for (const query of [NONSENSE_REQUEST, ...WEATHER_REQUESTS]) {
+      expect(withoutWeather.search(query, 5).filter((match) => !match.weak), query).toEqual([]);
+    }
+    // With it, a request whose words it has finds it.
+    expect(catalog.search('weather forecast for Berlin', 5).filter((match) => !match.weak).map((match) => match.entry.name)).toEqual(['weather_forecast']);
   });
 
   it('prunes exactly: a small limit gives the head of a large one', () => {

@@ -92,19 +92,30 @@ describe('createToolCatalog', () => {
     expect(catalog.list()).toHaveLength(ENTRIES.length);
   });
 
-  it('never comes back empty while it has tools: the nearest spellings, marked weak', () => {
+  it('marks weak a tool that no word reaches as written, only through a typo correction or a completion', () => {
     const catalog = createToolCatalog(ENTRIES);
-    const nearest = catalog.search('postgress sql querry runner', 5);
-    expect(nearest.length).toBeGreaterThan(0);
-    const unrelated = catalog.search('zzzz qqqq', 3);
-    expect(unrelated).toHaveLength(3);
-    expect(unrelated.every((match) => match.weak && !match.exact)).toBe(true);
-    // Stop words only: nothing to match by word, still the nearest tools.
-    const stopWords = catalog.search('the of and', 2);
-    expect(stopWords).toHaveLength(2);
-    expect(stopWords.every((match) => match.weak)).toBe(true);
-    // A spelling close to one tool's words puts that tool first.
-    expect(names(catalog.search('slak chanel', 1))).toEqual(['slack_post_message']);
+    const weakness = (query: string, limit = 5) => catalog.search(query, limit).map((match) => [match.entry.name, match.weak]);
+    expect(weakness('slak chanel')).toEqual([['slack_post_message', true]]);
+    expect(weakness('chan')).toEqual([['slack_post_message', true]]);
+    // A swap of two letters is the word as written; "sql" is written.
+    expect(weakness('slakc mesage')).toEqual([['slack_post_message', false]]);
+    expect(weakness('postgress sql querry runner')).toEqual([['postgres_query', false]]);
+    // Weak matches come after the others, whatever their score, and only fill the places the others leave.
+    expect(weakness('jira mesage')).toEqual([
+      ['jira_create_issue', false],
+      ['slack_post_message', true],
+    ]);
+    expect(weakness('jira mesage', 1)).toEqual([['jira_create_issue', false]]);
+    expect(catalog.search('jira mesage', 5).map((match) => match.score)).toEqual([1, 1]);
+  });
+
+  it('falls back to the nearest spellings, marked weak, when no word reaches any tool, and lists no tool that shares none', () => {
+    const catalog = createToolCatalog(ENTRIES);
+    expect(catalog.search('zzzz qqqq', 3)).toEqual([]);
+    // Stop words only: nothing to match by word; the one tool whose text shares a trigram.
+    const stopWords = catalog.search('the of and', 5);
+    expect(stopWords.map((match) => [match.entry.name, match.weak, match.exact])).toEqual([['github_list_issues', true, false]]);
+    expect(stopWords.every((match) => match.score > 0)).toBe(true);
     expect(createToolCatalog([]).search('anything', 5)).toEqual([]);
   });
 

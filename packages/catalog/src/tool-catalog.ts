@@ -18,7 +18,8 @@ export interface ToolCatalog {
   list(): CatalogEntry[];
   /**
    * Ranks entries for a query by their words: tools named exactly come first (in query order), then the best matches
-   * up to `limit`. When no word matches, the nearest spellings come back marked `weak`; never empty unless the catalog is.
+   * up to `limit`, then matches marked `weak` (reached only through a typo correction or a completion of the query's
+   * words; when no word reaches any tool, the nearest spellings by character trigrams). Empty when nothing is near.
    */
   search(query: string, limit: number): CatalogMatch[];
   /**
@@ -91,10 +92,17 @@ function topHits(hits: RankedHit[], size: number): RankedHit[] {
   return top;
 }
 
-/** Ranked scores relative to the best match (1), to three decimals; exact selections also score 1 and come first. */
+/**
+ * Ranked scores relative to the best match (1), to three decimals and at least 0.001; weak matches relative to the best
+ * weak one. Exact selections also score 1 and come first.
+ */
 function relativeScores(ranked: CatalogMatch[]): CatalogMatch[] {
-  const best = ranked[0]?.score ?? 0;
-  return ranked.map((match) => ({ ...match, score: best > 0 ? Math.round((match.score / best) * 1000) / 1000 : 0 }));
+  const best = (weak: boolean) => Math.max(0, ...ranked.filter((match) => match.weak === weak).map((match) => match.score));
+  const bestOf = { strong: best(false), weak: best(true) };
+  return ranked.map((match) => {
+    const top = match.weak ? bestOf.weak : bestOf.strong;
+    return { ...match, score: Math.max(0.001, Math.round((match.score / top) * 1000) / 1000) };
+  });
 }
 
 /** Splits a query into the tools it names exactly and the remaining free text. */
@@ -171,15 +179,17 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
     return (byKey.get(key) ?? byKey.get(separatorsOnly))?.[0];
   };
 
-  const lexicalHits = (text: string, exclude: Set<string>, needed: number): LexicalHit[] => {
+  const lexicalHits = (text: string, exclude: Set<string>, needed: number, weakLast = false): LexicalHit[] => {
     const { terms, groups } = buildQueryTerms(text, (term) => index.has(term));
-    return index.rank(terms, groups, needed, exclude);
+    return index.rank(terms, groups, needed, exclude, weakLast);
   };
 
   /** A ranked hit as a match (not an exact-name selection). */
   const matchOf = (hit: RankedHit, weakMatch = false): CatalogMatch => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: weakMatch });
 
-  const rank = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] => lexicalHits(text, exclude, needed).map((hit) => matchOf(hit));
+  /** The word ranking, matches before weak ones. */
+  const rank = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] =>
+    lexicalHits(text, exclude, needed, true).map((hit) => matchOf(hit, hit.weak));
 
   const exactMatches = (named: string[]): CatalogMatch[] =>
     named.slice(0, MAX_EXACT).map((name) => ({ entry: records.get(name)!, score: 1, exact: true, weak: false }));
@@ -219,7 +229,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
       const exact = exactMatches(named);
       if (exact.length >= limit) return exact;
       let ranked = rank(text, new Set(named), limit - exact.length);
-      // Never nothing while the catalog has tools: the nearest spellings, marked weak.
+      // When no word reaches any tool: the nearest spellings, marked weak.
       if (ranked.length === 0 && exact.length === 0) ranked = weakMatches(query, new Set(), limit);
       return [...exact, ...relativeScores(ranked)];
     },

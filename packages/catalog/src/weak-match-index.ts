@@ -17,8 +17,7 @@ function trigrams(text: string): Set<string> {
 
 /**
  * The fallback when no word of a query matches: ranks tools by character-trigram overlap (cosine) between the query
- * and the tool's name and description, so that a search never comes back empty while the catalog has tools.
- * Tools sharing no trigram still rank (score 0, by name).
+ * and the tool's name and description, the nearest spellings to offer. A tool that shares no trigram is not ranked.
  */
 export class WeakMatchIndex {
   private readonly postings = new Map<string, Set<string>>();
@@ -52,7 +51,7 @@ export class WeakMatchIndex {
     this.gramsOf.delete(id);
   }
 
-  /** Every tool with its trigram cosine similarity to the query (0 for tools that share none). */
+  /** Every tool that shares a trigram with the query, with their cosine similarity (above 0). */
   rank(query: string): WeakHit[] {
     for (const [id, text] of this.waiting) this.index(id, text);
     this.waiting.clear();
@@ -60,10 +59,7 @@ export class WeakMatchIndex {
     const shared = new Map<string, number>();
     for (const gram of grams) for (const id of this.postings.get(gram) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
     const hits: WeakHit[] = [];
-    for (const [id, own] of this.gramsOf) {
-      const count = shared.get(id) ?? 0;
-      hits.push({ id, score: count && grams.size ? count / Math.sqrt(grams.size * own.size) : 0 });
-    }
+    for (const [id, count] of shared) hits.push({ id, score: count / Math.sqrt(grams.size * this.gramsOf.get(id)!.size) });
     return hits;
   }
 }

@@ -87,6 +87,20 @@ describe('annotations and structured results', () => {
       await client.close();
     }
   });
+
+  it('declares the weak matches search_tools lists without loading them', async () => {
+    const catalog = [{ name: 'slack_post_message', description: 'Posts a message to a Slack channel.', inputSchema: { type: 'object', properties: {} }, handler: () => 'posted' }];
+    const client = await connected(createFakeToolHost({ environment: linux, catalog }));
+    try {
+      const found = await client.callTool({ name: 'search_tools', arguments: { query: 'slak chanel' } });
+      expect(found.structuredContent).toEqual({
+        matches: [{ name: 'slack_post_message', score: 1, exact: false, weak: true, available: 'not_loaded' }],
+        expanded: [],
+      });
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe('progress and cancellation on a real host', () => {

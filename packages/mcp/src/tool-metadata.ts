@@ -53,7 +53,10 @@ export const TOOL_OUTPUT_SCHEMAS: Readonly<Record<string, Tool['outputSchema']>>
   search_tools: {
     type: 'object',
     properties: {
-      matches: { type: 'array', items: { type: 'object', properties: { name: string, score: { type: 'number' }, exact: boolean, available: { type: 'string', enum: ['now', 'next_request'] } } } },
+      matches: {
+        type: 'array',
+        items: { type: 'object', properties: { name: string, score: { type: 'number' }, exact: boolean, weak: boolean, available: { type: 'string', enum: ['now', 'next_request', 'not_loaded'] } } },
+      },
       expanded: { type: 'array', items: string },
       ...BUDGET_FIELDS,
     },

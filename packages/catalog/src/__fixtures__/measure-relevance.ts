@@ -11,7 +11,10 @@ export interface RelevanceReport {
 
 const accepts = (item: string, name: string | undefined) => name !== undefined && item.split('|').includes(name);
 
-/** Runs every query through `search` (top 5) and scores it: top-1 accepts any `|` alternative of the first expected item. */
+/**
+ * Runs every query through `search` (top 5) and scores the matches search_tools loads (weak ones are only listed): top-1
+ * accepts any `|` alternative of the first expected item.
+ */
 export async function measureRelevance(
   queries: McpServerQuery[],
   search: (query: string, limit: number) => CatalogMatch[] | Promise<CatalogMatch[]>,
@@ -20,7 +23,7 @@ export async function measureRelevance(
   let recall = 0;
   const misses: string[] = [];
   for (const { query, expected } of queries) {
-    const names = (await search(query, 5)).map((match) => match.entry.name);
+    const names = (await search(query, 5)).filter((match) => !match.weak).map((match) => match.entry.name);
     const hit = accepts(expected[0], names[0]);
     const found = expected.filter((item) => names.some((name) => accepts(item, name))).length / expected.length;
     top1 += hit ? 1 : 0;
