@@ -105,12 +105,12 @@ export default async function run(): Promise<void> {
     const inDocker = await patchRounds(dockerHost);
     console.log(`apply_patch over ${FILES} files: local median ${median(local).toFixed(1)} ms; Docker ${median(inDocker).toFixed(1)} ms (${(median(inDocker) / median(local)).toFixed(1)}x local)`);
 
-    const { TOOLHOST_TEST_SSH_HOST: sshHost, TOOLHOST_TEST_SSH_PORT: port, TOOLHOST_TEST_SSH_USER: username, TOOLHOST_TEST_SSH_KEY: key, TOOLHOST_TEST_SSH_ROOT: sshRoot } = process.env;
-    if (!sshHost || !username || !key || !sshRoot) {
+    const { TOOLHOST_TEST_SSH_HOST: sshHost, TOOLHOST_TEST_SSH_PORT: port, TOOLHOST_TEST_SSH_USER: username, TOOLHOST_TEST_SSH_KEY: key, TOOLHOST_TEST_SSH_ROOT: sshRoot, TOOLHOST_TEST_SSH_KNOWN_HOSTS: knownHosts } = process.env;
+    if (!sshHost || !username || !key || !sshRoot || !knownHosts) {
       console.log('SSH SKIPPED: TOOLHOST_TEST_SSH_* not set; run eval "$(bash test/environments/setup-ci.sh)"');
       return;
     }
-    const settings = { host: sshHost, port: Number(port ?? 22), username, privateKey: readFileSync(key) };
+    const settings = { host: sshHost, port: Number(port ?? 22), username, privateKey: readFileSync(key), knownHosts };
     const folder = `bench-${process.pid}`;
     const base = await createSshEnvironment({ ...settings, root: sshRoot });
     await base.workspace.writeFile(`${folder}/.keep`, new Uint8Array());

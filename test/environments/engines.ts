@@ -88,17 +88,18 @@ async function waitForRoot<T>(create: () => Promise<T>): Promise<T> {
   }
 }
 
-function sshSettings() {
-  const { TOOLHOST_TEST_SSH_HOST: host, TOOLHOST_TEST_SSH_PORT: port, TOOLHOST_TEST_SSH_USER: username, TOOLHOST_TEST_SSH_KEY: key, TOOLHOST_TEST_SSH_ROOT: root } = process.env;
-  if (!host || !username || !key || !root) return undefined;
-  return { host, port: Number(port ?? 22), username, privateKey: readFileSync(key), root };
+/** The test sshd's settings from setup-ci.sh's exports; its host key is trusted through the known_hosts file it wrote. */
+export function sshSettings() {
+  const { TOOLHOST_TEST_SSH_HOST: host, TOOLHOST_TEST_SSH_PORT: port, TOOLHOST_TEST_SSH_USER: username, TOOLHOST_TEST_SSH_KEY: key, TOOLHOST_TEST_SSH_ROOT: root, TOOLHOST_TEST_SSH_KNOWN_HOSTS: knownHosts } = process.env;
+  if (!host || !username || !key || !root || !knownHosts) return undefined;
+  return { host, port: Number(port ?? 22), username, privateKey: readFileSync(key), root, knownHosts };
 }
 
 const ssh: Engine = {
   name: 'ssh',
   async unavailable() {
     const settings = sshSettings();
-    if (!settings) return 'TOOLHOST_TEST_SSH_HOST/_PORT/_USER/_KEY/_ROOT are not set (test/environments/setup-ci.sh sets them)';
+    if (!settings) return 'TOOLHOST_TEST_SSH_HOST/_PORT/_USER/_KEY/_ROOT/_KNOWN_HOSTS are not set (test/environments/setup-ci.sh sets them)';
     try {
       const environment = await createSshEnvironment(settings);
       await environment.close();

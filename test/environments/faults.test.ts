@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import Dockerode from 'dockerode';
 import { afterAll, describe, expect, test } from 'vitest';
 import { approximateTokenizer } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createSshEnvironment } from '@toolhost/ssh';
 import { createToolHost, type ToolHost } from 'toolhost';
-import { ENGINES } from './engines.js';
+import { ENGINES, sshSettings } from './engines.js';
 
 // Engines that fail under a command: the call in flight ends with a clear note (no hang), later calls get clear
 // errors or work again, and the host keeps answering. Availability is reported (and enforced in CI) by conformance.test.ts.
@@ -48,8 +47,7 @@ describe.skipIf(dockerMissing !== undefined)('docker: the container is killed in
 
 describe.skipIf(sshMissing !== undefined)('ssh: the connection drops in the middle of a command', () => {
   test('the command ends with a note, the next call reconnects, close() returns', async () => {
-    const { TOOLHOST_TEST_SSH_HOST: host, TOOLHOST_TEST_SSH_PORT: port, TOOLHOST_TEST_SSH_USER: username, TOOLHOST_TEST_SSH_KEY: key, TOOLHOST_TEST_SSH_ROOT: root } = process.env;
-    const environment = await createSshEnvironment({ host: host!, port: Number(port), username: username!, privateKey: readFileSync(key!), root: root! });
+    const environment = await createSshEnvironment(sshSettings()!);
     const tools = createToolHost({ environment, shellProfile: 'unix_like', tokenizer: approximateTokenizer });
     hosts.push(tools);
     // The command's parent is the start shell, whose parent is the sshd process serving this connection: killing it

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run, setTracingDisabled } from '@openai/agents';
 import { Manifest, SandboxAgent } from '@openai/agents/sandbox';
 import { createToolHostSandboxClient, type ToolHostSandboxSession } from '@toolhost/openai-agents';
+import { createSshEnvironment } from '@toolhost/ssh';
 import { applyPatchCall, functionCall, scriptedModel } from '../../packages/openai-agents/src/__fixtures__/scripted-model.js';
-import { ENGINES, type PreparedEngine } from './engines.js';
+import { ENGINES, sshSettings, type PreparedEngine } from './engines.js';
 
 // An Agents SDK sandbox agent on every engine through the toolhost sandbox client: the same scripted run, the same
 // answers, and nothing left running afterwards. Missing engines are reported by conformance.test.ts (and fail CI there).
@@ -63,3 +65,18 @@ for (const { engine, reason } of availability) {
     }, 60_000);
   });
 }
+
+const sshMissing = availability.find(({ engine }) => engine.name === 'ssh')!.reason;
+
+describe.skipIf(sshMissing !== undefined)('sandbox client on an SSH host whose key is not trusted', () => {
+  test("create() rejects with createSshEnvironment's host key refusal, before any manifest entry is written", async () => {
+    const { knownHosts, ...settings } = sshSettings()!;
+    const onlyOtherHosts = readFileSync(knownHosts, 'utf8').replaceAll(`[${settings.host}]:${settings.port} `, 'build-7.internal ');
+    const client = createToolHostSandboxClient({ environment: () => createSshEnvironment({ ...settings, knownHosts: onlyOtherHosts }) });
+    await expect(client.create(new Manifest({ entries: { 'notes.txt': { type: 'file', content: 'x\n' } } }))).rejects.toMatchObject({
+      name: 'ToolHostError',
+      code: 'host_key_unknown',
+      message: expect.stringContaining(`The SSH host ${settings.host} port ${settings.port} is not known: it offered ssh-ed25519 key SHA256:`),
+    });
+  });
+});

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Brings up the engines the environment conformance suite runs against, all on this machine and without networking:
 # dockerd (no bridge, no iptables) with a test image imported from busybox-static and bash, and sshd on 127.0.0.1 with
-# keys generated in a temporary folder, logging in as a non-root user created here. Logs go to stderr; stdout holds the
-# `export` lines the suite reads, so the caller runs: eval "$(bash test/environments/setup-ci.sh)"
+# keys generated in a temporary folder (with a known_hosts file listing its host keys), logging in as a non-root user
+# created here. Logs go to stderr; stdout holds the `export` lines the suite reads, so the caller runs:
+# eval "$(bash test/environments/setup-ci.sh)"
 set -euo pipefail
 log() { printf '[setup-ci] %s\n' "$*" >&2; }
 
@@ -65,7 +66,10 @@ usermod -p '*' "$ssh_user"
 home=$(getent passwd "$ssh_user" | cut -d: -f6)
 keys="$state/ssh"
 mkdir -p "$keys" /run/sshd
-[ -f "$keys/host_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -f "$keys/host_ed25519"
+# Three host key types, so the suite can check that a known_hosts file listing any one of them is enough.
+for type in ed25519 ecdsa rsa; do
+  [ -f "$keys/host_$type" ] || ssh-keygen -q -t "$type" -N '' -f "$keys/host_$type"
+done
 [ -f "$keys/client_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -f "$keys/client_ed25519"
 install -d -m 700 -o "$ssh_user" -g "$ssh_user" "$home/.ssh"
 install -m 600 -o "$ssh_user" -g "$ssh_user" "$keys/client_ed25519.pub" "$home/.ssh/authorized_keys"
@@ -74,6 +78,8 @@ cat >"$keys/sshd_config" <<CONFIG
 ListenAddress 127.0.0.1
 Port $ssh_port
 HostKey $keys/host_ed25519
+HostKey $keys/host_ecdsa
+HostKey $keys/host_rsa
 PidFile $keys/sshd.pid
 AuthenticationMethods publickey
 PubkeyAuthentication yes
@@ -90,6 +96,12 @@ else
   for _ in $(seq 1 50); do (exec 3<>/dev/tcp/127.0.0.1/"$ssh_port") 2>/dev/null && break; sleep 0.1; done
   log "sshd started on 127.0.0.1:$ssh_port for $ssh_user"
 fi
+# The host keys the suite trusts, added as a user would (ssh-keyscan), checked against the keys sshd was started with.
+ssh-keyscan -p "$ssh_port" 127.0.0.1 2>/dev/null | sort >"$keys/known_hosts.new"
+for type in ed25519 ecdsa rsa; do
+  grep -qF "$(cut -d' ' -f2 "$keys/host_$type.pub")" "$keys/known_hosts.new" || { log "ssh-keyscan did not return sshd's $type host key"; exit 1; }
+done
+mv "$keys/known_hosts.new" "$keys/known_hosts"
 
 cat <<EXPORTS
 export DOCKER_HOST='$docker_host'
@@ -99,4 +111,5 @@ export TOOLHOST_TEST_SSH_PORT='$ssh_port'
 export TOOLHOST_TEST_SSH_USER='$ssh_user'
 export TOOLHOST_TEST_SSH_KEY='$keys/client_ed25519'
 export TOOLHOST_TEST_SSH_ROOT='$home/ws'
+export TOOLHOST_TEST_SSH_KNOWN_HOSTS='$keys/known_hosts'
 EXPORTS

@@ -8,6 +8,9 @@ export type ToolHostErrorCode =
   | 'outside_workspace'
   | 'not_found'
   | 'unsupported'
+  | 'host_key_unknown'
+  | 'host_key_changed'
+  | 'host_key_revoked'
   | 'internal_error';
 
 const brand = Symbol.for('toolhost.ToolHostError');

@@ -1,5 +1,6 @@
-import type { ConnectConfig, SFTPWrapper } from 'ssh2';
+import type { ConnectConfig, ServerHostKeyAlgorithm, SFTPWrapper } from 'ssh2';
 import { ToolHostError, remoteFindScript, remoteKillScript, type Environment, type EnvironmentProcesses, type Executor } from '@toolhost/core';
+import { createHostKeyPolicy } from './host-key-policy.js';
 import { createSftpWorkspace } from './sftp-workspace.js';
 import { createSshExecutor, runSshScript } from './ssh-exec.js';
 import { SshPool } from './ssh-pool.js';
@@ -20,8 +21,22 @@ export interface SshEnvironmentOptions {
   agent?: string;
   /** Absolute path of an existing folder on the host: the workspace. */
   root: string;
-  /** Checks the host key; strongly advised outside tests (see ssh2's `hostVerifier`). */
+  /**
+   * known_hosts to check the host key against, in OpenSSH's format: a file path or a file's text, or an array of them.
+   * Default: OpenSSH's files, `~/.ssh/known_hosts`, `~/.ssh/known_hosts2`, `/etc/ssh/ssh_known_hosts` and
+   * `/etc/ssh/ssh_known_hosts2`. A host they do not list (`host_key_unknown`), a key other than the listed ones
+   * (`host_key_changed`) and a key marked `@revoked` (`host_key_revoked`) are refused before any command runs.
+   */
+  knownHosts?: string | readonly string[];
+  /**
+   * The host's public key (`ssh-ed25519 AAAA…` as in its `/etc/ssh/ssh_host_*_key.pub`, or the base64 alone) or its
+   * `SHA256:…` fingerprint, or several: any other key is refused (`host_key_changed`). Replaces known_hosts.
+   */
+  hostKey?: string | readonly string[];
+  /** Decides on the host key instead (ssh2's `hostVerifier`); takes precedence over `knownHosts` and `hostKey`. */
   hostVerifier?: ConnectConfig['hostVerifier'];
+  /** Trusts whatever key the host offers, so anyone on the network path can pose as the host: for tests only. */
+  insecureAcceptAnyHostKey?: boolean;
   /** More ssh2 connection settings (algorithms, timeouts, …). */
   connect?: ConnectConfig;
   /** Most channels opened on one connection before another is opened (default 10, OpenSSH's MaxSessions). */
@@ -32,6 +47,35 @@ export interface SshEnvironmentOptions {
 export interface SshEnvironment extends Environment {
   /** Always `ssh`. */
   readonly kind: 'ssh';
+}
+
+/** ssh2's default host key algorithms, in its order. */
+const HOST_KEY_ALGORITHMS: readonly ServerHostKeyAlgorithm[] = ['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'];
+
+/** The host key algorithms that sign with keys of this type. */
+function algorithmsOf(keyType: string): string[] {
+  return keyType === 'ssh-rsa' ? ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'] : [keyType];
+}
+
+/** The connection settings and check that decide whether the host key is trusted. */
+async function hostKeyTrust(options: SshEnvironmentOptions, port: number): Promise<{ connect: ConnectConfig; check?: (key: Buffer) => Error | undefined }> {
+  const verifier = options.hostVerifier ?? options.connect?.hostVerifier;
+  if (verifier !== undefined) return { connect: { hostVerifier: verifier } };
+  if (options.insecureAcceptAnyHostKey !== undefined && typeof options.insecureAcceptAnyHostKey !== 'boolean') {
+    throw new ToolHostError('invalid_options', 'insecureAcceptAnyHostKey must be true or false');
+  }
+  if (options.insecureAcceptAnyHostKey === true) {
+    if (options.knownHosts !== undefined || options.hostKey !== undefined) throw new ToolHostError('invalid_options', 'insecureAcceptAnyHostKey turns off the knownHosts and hostKey checks: give one or the other');
+    return { connect: { hostVerifier: undefined, hostHash: undefined } };
+  }
+  if (options.knownHosts !== undefined && options.hostKey !== undefined) throw new ToolHostError('invalid_options', 'give knownHosts or hostKey, not both');
+  const policy = await createHostKeyPolicy({ host: options.host, port, knownHosts: options.knownHosts, hostKey: options.hostKey });
+  // As OpenSSH does, ask first for the key types the policy knows, so a host with several keys offers a trusted one.
+  const known = new Set(policy.knownKeyTypes.flatMap(algorithmsOf));
+  const preferred = HOST_KEY_ALGORITHMS.filter((algorithm) => known.has(algorithm));
+  const ordered = [...preferred, ...HOST_KEY_ALGORITHMS.filter((algorithm) => !known.has(algorithm))];
+  const algorithms = options.connect?.algorithms?.serverHostKey !== undefined || preferred.length === 0 ? options.connect?.algorithms : { ...options.connect?.algorithms, serverHostKey: ordered };
+  return { connect: { hostVerifier: undefined, hostHash: undefined, ...(algorithms === undefined ? {} : { algorithms }) }, check: (key) => policy.check(key) };
 }
 
 /**
@@ -46,17 +90,20 @@ export async function createSshEnvironment(options: SshEnvironmentOptions): Prom
   if (options.privateKey === undefined && options.agent === undefined && options.connect?.password === undefined) {
     throw new ToolHostError('invalid_options', 'give privateKey or agent to log in');
   }
+  const port = options.port ?? 22;
+  const trust = await hostKeyTrust(options, port);
   const pool = new SshPool(
     {
       ...options.connect,
+      ...trust.connect,
       host: options.host,
-      port: options.port ?? 22,
+      port,
       username: options.username,
       ...(options.privateKey === undefined ? {} : { privateKey: options.privateKey, passphrase: options.passphrase }),
       ...(options.agent === undefined ? {} : { agent: options.agent }),
-      ...(options.hostVerifier === undefined ? {} : { hostVerifier: options.hostVerifier }),
     },
     Math.max(2, Math.floor(options.channelsPerConnection ?? 10)),
+    trust.check,
   );
   let probe;
   try {
@@ -64,6 +111,7 @@ export async function createSshEnvironment(options: SshEnvironmentOptions): Prom
     if (probe.exitCode !== 0) throw new Error(probe.exitCode === 2 ? `${options.root} is not a folder on ${options.host}` : probe.stderr.trim() || `exit code ${probe.exitCode}`);
   } catch (error) {
     pool.close();
+    if (ToolHostError.is(error)) throw error;
     throw new ToolHostError('invalid_options', `SSH environment could not start: ${error instanceof Error ? error.message : String(error)}`);
   }
   const [realRoot = options.root, bash = '', pwsh = ''] = probe.stdout.toString('utf8').split('\n');

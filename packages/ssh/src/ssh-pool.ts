@@ -15,18 +15,26 @@ export class SshPool {
   private readonly connections: PooledConnection[] = [];
   private closing = false;
 
+  /**
+   * @param checkHostKey - the refusal of a host key (thrown in place of ssh2's "Host denied"), or undefined to trust it;
+   * without it, `config.hostVerifier` decides.
+   */
   constructor(
     private readonly config: ConnectConfig,
     private readonly channelsPerConnection: number,
+    private readonly checkHostKey?: (key: Buffer) => Error | undefined,
   ) {}
 
   private connect(): PooledConnection {
     const client = new Client();
     const pooled: PooledConnection = { client, channels: 0, closed: false, ready: Promise.resolve(), open: new Set() };
+    let refused: Error | undefined;
+    const check = this.checkHostKey;
+    const hostVerifier = check === undefined ? this.config.hostVerifier : (key: Buffer) => (refused = check(key)) === undefined;
     pooled.ready = new Promise<void>((resolve, reject) => {
       client.once('ready', () => resolve());
-      client.once('error', (error) => reject(error));
-      client.once('close', () => reject(new Error('the SSH connection closed before it was ready')));
+      client.once('error', (error) => reject(refused ?? error));
+      client.once('close', () => reject(refused ?? new Error('the SSH connection closed before it was ready')));
     });
     pooled.ready.catch(() => {});
     client.on('error', () => {});
@@ -37,7 +45,7 @@ export class SshPool {
       const index = this.connections.indexOf(pooled);
       if (index >= 0) this.connections.splice(index, 1);
     });
-    client.connect({ keepaliveInterval: 5_000, keepaliveCountMax: 3, readyTimeout: 20_000, ...this.config });
+    client.connect({ keepaliveInterval: 5_000, keepaliveCountMax: 3, readyTimeout: 20_000, ...this.config, hostVerifier });
     this.connections.push(pooled);
     return pooled;
   }

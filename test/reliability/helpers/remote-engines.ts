@@ -1,9 +1,9 @@
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import Dockerode from 'dockerode';
 import type { Environment } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createSshEnvironment } from '@toolhost/ssh';
-import { ENGINES } from '../../environments/engines.js';
+import { ENGINES, sshSettings } from '../../environments/engines.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
 
 /** A remote engine whose workspace is a reliability sandbox's workspace, seen at the same path as on this machine. */
@@ -62,8 +62,7 @@ export async function remoteSandboxEngines(sandbox: Sandbox): Promise<Array<Remo
         },
       });
     } else {
-      const { TOOLHOST_TEST_SSH_HOST: host, TOOLHOST_TEST_SSH_PORT: port, TOOLHOST_TEST_SSH_USER: username, TOOLHOST_TEST_SSH_KEY: key } = process.env;
-      const settings = { host: host!, port: Number(port ?? 22), username: username!, privateKey: readFileSync(key!), root: sandbox.workspace };
+      const settings = { ...sshSettings()!, root: sandbox.workspace };
       engines.push({ name, environment: () => createSshEnvironment(settings), cleanup: async () => {} });
     }
   }
