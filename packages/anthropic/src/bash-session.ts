@@ -1,4 +1,4 @@
-import type { ToolHost, ToolResult } from 'toolhost';
+import { errorResult, okResult, type ToolHost, type ToolResult } from 'toolhost';
 
 /** Options of Anthropic's bash tool. */
 export interface BashOptions {
@@ -27,11 +27,6 @@ const START_SHELL = 'if command -v bash >/dev/null 2>&1; then exec bash --noprof
 
 const POLL_MS = 250;
 
-function result(ok: boolean, output: string, code?: string): ToolResult {
-  if (ok) return { ok, output };
-  const message = output;
-  return { ok: false, output: `Error [${code}]: ${message}`, error: { code: code as never, message } };
-}
 
 function outputText(output: string): string {
   const index = output.indexOf('\nOutput:\n');
@@ -54,7 +49,7 @@ async function start(host: BashHost, state: BashState): Promise<ToolResult | und
   const started = await host.call('exec_command', { cmd: START_SHELL, yield_time_ms: POLL_MS });
   if (!started.ok) return started;
   if (typeof started.data?.session_id !== 'number' || typeof started.data?.exit_code === 'number') {
-    return result(false, `The shell could not start: ${outputText(started.output) || 'it exited at once'}`, 'spawn_failed');
+    return errorResult('spawn_failed', `The shell could not start: ${outputText(started.output) || 'it exited at once'}`);
   }
   state.sessionId = started.data.session_id;
   return undefined;
@@ -81,7 +76,7 @@ async function runCommand(host: BashHost, state: BashState, command: string, opt
       chars = '';
       if (!polled.ok) {
         state.sessionId = undefined;
-        return result(false, `${text}${text && !text.endsWith('\n') ? '\n' : ''}The shell is gone (${polled.output}); the next command starts a new one, so the working folder and variables are reset.`, polled.error?.code ?? 'session_exited');
+        return errorResult(polled.error?.code ?? 'session_exited', `${text}${text && !text.endsWith('\n') ? '\n' : ''}The shell is gone (${polled.output}); the next command starts a new one, so the working folder and variables are reset.`);
       }
       text += outputText(polled.output);
       const done = sentinel.exec(text);
@@ -92,21 +87,20 @@ async function runCommand(host: BashHost, state: BashState, command: string, opt
         host.recordCommand?.(command, exitCode);
         const shown = exitCode === 0 ? body : `${body}${body && !body.endsWith('\n') ? '\n' : ''}[exit code ${exitCode}]`;
         const budgeted = await host.budget('bash', shown, options.maxOutputTokens);
-        return result(true, budgeted.output);
+        return okResult(budgeted.output);
       }
       if (controller.signal.aborted) {
         state.sessionId = undefined;
         const budgeted = await host.budget('bash', text, options.maxOutputTokens);
-        return result(
-          false,
-          `${budgeted.output}${budgeted.output && !budgeted.output.endsWith('\n') ? '\n' : ''}The command did not finish within ${Math.round(timeoutMs / 1000)} seconds, so the shell was killed; the next command starts a new one (working folder and variables reset).`,
+        return errorResult(
           'tool_failed',
+          `${budgeted.output}${budgeted.output && !budgeted.output.endsWith('\n') ? '\n' : ''}The command did not finish within ${Math.round(timeoutMs / 1000)} seconds, so the shell was killed; the next command starts a new one (working folder and variables reset).`,
         );
       }
       if (typeof polled.data?.exit_code === 'number') {
         state.sessionId = undefined;
         const budgeted = await host.budget('bash', `${text}${text && !text.endsWith('\n') ? '\n' : ''}[the shell exited with code ${polled.data.exit_code}; the next command starts a new one]`, options.maxOutputTokens);
-        return result(true, budgeted.output);
+        return okResult(budgeted.output);
       }
     }
   } finally {
@@ -128,14 +122,14 @@ export function runBash(host: BashHost, input: unknown, options: BashOptions = {
   const task = async (): Promise<ToolResult> => {
     const args = (typeof input === 'object' && input !== null ? input : {}) as { command?: unknown; restart?: unknown };
     const unknown = Object.keys(args).filter((key) => key !== 'command' && key !== 'restart');
-    if (unknown.length) return result(false, `Invalid arguments for bash: unknown field ${JSON.stringify(unknown[0])}; expected command (string) or restart (true)`, 'invalid_arguments');
+    if (unknown.length) return errorResult('invalid_arguments', `Invalid arguments for bash: unknown field ${JSON.stringify(unknown[0])}; expected command (string) or restart (true)`);
     if (args.restart === true) {
       await stop(host, current);
       const failed = await start(host, current);
-      return failed ?? result(true, 'The shell was restarted.');
+      return failed ?? okResult('The shell was restarted.');
     }
     if (typeof args.command !== 'string' || args.command.trim() === '') {
-      return result(false, 'Invalid arguments for bash: command must be a non-empty string (or pass restart: true)', 'invalid_arguments');
+      return errorResult('invalid_arguments', 'Invalid arguments for bash: command must be a non-empty string (or pass restart: true)');
     }
     return runCommand(host, current, args.command, options);
   };
