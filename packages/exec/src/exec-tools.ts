@@ -50,6 +50,8 @@ export interface ExecTools {
   execCommand: ToolImplementation;
   /** The write_stdin tool. */
   writeStdin: ToolImplementation;
+  /** Whether commands find `rg` (ripgrep) on their PATH, as far as the environment knows. */
+  readonly commandsFindRipgrep: boolean;
   /** Ids of the sessions currently kept (running, or exited with processes still around). */
   sessionIds(): number[];
   /** Kills every process tree and releases every session; idempotent. */
@@ -266,6 +268,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   return {
     execCommand,
     writeStdin,
+    commandsFindRipgrep: processes.findsRipgrep?.(baseEnv) ?? false,
     sessionIds: () => sessions.ids(),
     close() {
       closing ??= (async () => {
