@@ -79,6 +79,24 @@ describe('createToolHost', () => {
     }
   });
 
+  it('suggests rg where commands find it, grep -rn where they do not', async () => {
+    const withRipgrep = createToolHost({ workspace: dir, profile: 'advanced', shellProfile: 'unix_like' });
+    // A PATH of system folders only, which hold no rg here (the local environment adds the bundled one before the policy).
+    const withoutRipgrep = createToolHost({ workspace: dir, profile: 'advanced', shellProfile: 'unix_like', shellEnvironment: { set: { PATH: '/usr/bin:/bin' } } });
+    try {
+      expect(withRipgrep.shell.ripgrep).toBe(true);
+      expect(withRipgrep.tools[0].description).toContain('Example: {"cmd":"rg -n \\"handleRequest\\"","workdir":"src"}');
+      expect((await withRipgrep.call('exec_command', { cmd: 'rg --version' })).data?.exit_code).toBe(0);
+      expect(withoutRipgrep.shell.ripgrep).toBe(false);
+      for (const tool of withoutRipgrep.tools) expect(tool.description, tool.name).not.toMatch(/\brg\b/);
+      expect(withoutRipgrep.tools.find((tool) => tool.name === 'code_search')?.description).toContain('For regular expressions, run `grep -rn` through exec_command.');
+      expect((await withoutRipgrep.call('exec_command', { cmd: 'rg --version' })).data?.exit_code).toBe(127);
+    } finally {
+      await withRipgrep.close();
+      await withoutRipgrep.close();
+    }
+  });
+
   it('throws invalid_options for a file used as workspace', () => {
     const file = join(dir, 'file.txt');
     writeFileSync(file, 'x');
