@@ -74,7 +74,7 @@ describe('tool surface pins', () => {
     const unix = runtimeTools('advanced', guidances['unix_like-linux']);
     const powershell = runtimeTools('advanced', guidances['powershell-windows']);
     expect(unix.map((t) => t.inputSchema)).toEqual(powershell.map((t) => t.inputSchema));
-    expect(unix[0].description).toContain('Example: {"cmd":"rg -n \\"handleRequest\\"","workdir":"src"}');
+    expect(unix[0].description).toContain('Example: {"cmd":"rg -n \\"handleRequest\\" .","workdir":"src"}');
     expect(powershell[0].description).toContain('Example: {"cmd":"Get-ChildItem -Recurse -File | Select-String -Pattern handleRequest","workdir":"src"}');
     const withoutRipgrep = runtimeTools('advanced', guidances['unix_like-linux-without-ripgrep']);
     expect(withoutRipgrep.map((t) => t.inputSchema)).toEqual(unix.map((t) => t.inputSchema));

@@ -61,9 +61,11 @@ describe('the bundled ripgrep on PATH', () => {
     expect(outputOf(version)).toMatch(/^ripgrep \d+\.\d+\.\d+/);
     const seen = await harness.exec({ cmd: 'own-tool; printf "%s" "$PATH"' });
     expect(outputOf(seen)).toBe(`own tool\n${path}${delimiter}${bundledRipgrepFolder()}`);
-    const searched = await harness.exec({ cmd: 'printf "needle\\n" > found.txt && rg -n --no-heading needle', tty: true });
-    expect(searched.data?.exit_code).toBe(0);
-    expect(outputOf(searched).trim()).toBe('found.txt:1:needle');
+    for (const tty of [false, true]) {
+      const searched = await harness.exec({ cmd: 'printf "needle\\n" > found.txt && rg -n --no-heading needle . && rg --files', tty });
+      expect(searched.data?.exit_code).toBe(0);
+      expect(outputOf(searched).trim().split(/\r?\n/)).toEqual(['./found.txt:1:needle', 'found.txt']);
+    }
   });
 
   test('a host with an empty PATH gets the bundled folder alone', async () => {

@@ -1,7 +1,8 @@
 import type { ShellGuidance } from './shell-profile.js';
 
-// Examples name a folder relative to the workspace root and a made-up identifier: a model copies them as they are.
-const RIPGREP_EXAMPLE = '{"cmd":"rg -n \\"handleRequest\\"","workdir":"src"}';
+// Examples name a folder relative to the workspace root and a made-up identifier: a model copies them as they are. rg
+// names its folder too: without one it reads its input, which a command run through pipes keeps open.
+const RIPGREP_EXAMPLE = '{"cmd":"rg -n \\"handleRequest\\" .","workdir":"src"}';
 const GREP_EXAMPLE = '{"cmd":"grep -rn \\"handleRequest\\" .","workdir":"src"}';
 const POWERSHELL_EXAMPLE = '{"cmd":"Get-ChildItem -Recurse -File | Select-String -Pattern handleRequest","workdir":"src"}';
 

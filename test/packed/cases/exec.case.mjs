@@ -41,10 +41,10 @@ export default [
       const { assert } = context;
       await withHost(context, { workspace: context.tempWorkspace({ 'a.txt': 'needle\n' }) }, async (host) => {
         assert.match(host.tools.find((tool) => tool.name === 'exec_command').description, /`rg --files`/);
-        const result = await host.call('exec_command', { cmd: 'rg --version && rg -n --no-heading needle' });
+        const result = await host.call('exec_command', { cmd: 'rg --version && rg -n --no-heading needle .' });
         assert.equal(result.ok, true, result.output);
         assert.equal(result.data.exit_code, 0, result.output);
-        assert.match(outputOf(result), /^ripgrep \d[\s\S]*\na\.txt:1:needle\n$/);
+        assert.match(outputOf(result), /^ripgrep \d[\s\S]*\n\.\/a\.txt:1:needle\n$/);
       });
     },
   },
