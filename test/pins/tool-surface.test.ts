@@ -10,11 +10,13 @@ import { createCodeSearchTool } from '@toolhost/code-search';
 import { createToolRuntime, resolveShellProfile, type ShellGuidance } from '@toolhost/profiles';
 import { createToolHost } from 'toolhost';
 
+// This machine's commands find the bundled rg; a Docker container or SSH host may have none.
 const guidances: Record<string, ShellGuidance> = {
-  'unix_like-linux': resolveShellProfile('auto', { platform: 'linux', env: {} }),
-  'unix_like-macos': resolveShellProfile('auto', { platform: 'darwin', env: {} }),
-  'unix_like-wsl': resolveShellProfile('auto', { platform: 'linux', env: { WSL_DISTRO_NAME: 'Ubuntu' } }),
-  'powershell-windows': resolveShellProfile('auto', { platform: 'win32', env: {} }),
+  'unix_like-linux': resolveShellProfile('auto', { platform: 'linux', env: {}, ripgrep: true }),
+  'unix_like-linux-without-ripgrep': resolveShellProfile('auto', { platform: 'linux', env: {}, ripgrep: false }),
+  'unix_like-macos': resolveShellProfile('auto', { platform: 'darwin', env: {}, ripgrep: true }),
+  'unix_like-wsl': resolveShellProfile('auto', { platform: 'linux', env: { WSL_DISTRO_NAME: 'Ubuntu' }, ripgrep: true }),
+  'powershell-windows': resolveShellProfile('auto', { platform: 'win32', env: {}, ripgrep: true }),
 };
 
 function runtimeTools(profile: 'default' | 'advanced', guidance: ShellGuidance) {
@@ -72,9 +74,24 @@ describe('tool surface pins', () => {
     const unix = runtimeTools('advanced', guidances['unix_like-linux']);
     const powershell = runtimeTools('advanced', guidances['powershell-windows']);
     expect(unix.map((t) => t.inputSchema)).toEqual(powershell.map((t) => t.inputSchema));
-    expect(unix[0].description).toContain('rg -n \\"ToolProfile\\" vtcode-core');
-    expect(powershell[0].description).toContain('Select-String -Path vtcode-core/**/*.rs -Pattern ToolProfile');
+    expect(unix[0].description).toContain('Example: {"cmd":"rg -n \\"handleRequest\\" .","workdir":"src"}');
+    expect(powershell[0].description).toContain('Example: {"cmd":"Get-ChildItem -Recurse -File | Select-String -Pattern handleRequest","workdir":"src"}');
+    const withoutRipgrep = runtimeTools('advanced', guidances['unix_like-linux-without-ripgrep']);
+    expect(withoutRipgrep.map((t) => t.inputSchema)).toEqual(unix.map((t) => t.inputSchema));
+    for (const tool of withoutRipgrep) expect(tool.description, tool.name).not.toMatch(/\brg\b/);
+    expect(withoutRipgrep[0].description).toContain('Example: {"cmd":"grep -rn \\"handleRequest\\" .","workdir":"src"}');
     expect(runtimeTools('default', guidances['unix_like-macos'])[0].description).toContain('BSD-compatible flags');
+  });
+
+  it('examples stay inside the workspace: every workdir and path they name is relative', () => {
+    for (const [label, guidance] of Object.entries(guidances)) {
+      for (const tool of runtimeTools('advanced', guidance)) {
+        const named = [...tool.description.matchAll(/"(?:workdir|path)":"([^"]*)"/g)].map((match) => match[1]);
+        for (const path of named) expect(path, `${label} ${tool.name}`).toMatch(/^[\w.-]+(?:\/[\w.-]+)*$/);
+      }
+    }
+    const powershell = (ripgrep: boolean) => runtimeTools('advanced', resolveShellProfile('auto', { platform: 'win32', env: {}, ripgrep })).map((t) => t.description);
+    expect(powershell(false)).toEqual(powershell(true));
   });
 
   it('apply_patch carries the Lark grammar for freeform providers', () => {

@@ -72,6 +72,11 @@ export interface EnvironmentProcesses {
   hasProcesses(process: ExecProcess, marker: string): Promise<boolean>;
   /** Kills every process carrying a matching marker, and their descendants. */
   killMarked(match: MarkerMatch): Promise<void>;
+  /**
+   * Whether commands started with `env` (their variables, applied over the environment's own) find `rg` (ripgrep) on
+   * their PATH; absent or false when that is not known. The tool descriptions suggest `rg` only when it is true.
+   */
+  findsRipgrep?(env: Record<string, string>): boolean;
 }
 
 /** Where the tools run: a machine's files, its process side, and the release of both. */

@@ -39,8 +39,18 @@ export interface DockerEnvironment extends Environment {
   readonly container: Dockerode.Container;
 }
 
-/** Commands through Docker exec; kills and marker scans through the helper shells (Docker's top when it answers). */
-function dockerProcesses(container: Dockerode.Container, helpers: HelperShellPool, shellPath: string, pwsh: string | undefined, user: string | undefined): EnvironmentProcesses {
+/**
+ * Commands through Docker exec; kills and marker scans through the helper shells (Docker's top when it answers).
+ * `ripgrep`: the container's PATH has `rg`.
+ */
+function dockerProcesses(
+  container: Dockerode.Container,
+  helpers: HelperShellPool,
+  shellPath: string,
+  pwsh: string | undefined,
+  ripgrep: boolean,
+  user: string | undefined,
+): EnvironmentProcesses {
   const kill = async (match: MarkerMatch) => {
     // A dedicated exec, so a kill never waits behind file operations (and works while every helper shell is busy).
     await runDockerScript(container, remoteKillScript(match), []).catch(() => undefined);
@@ -66,6 +76,8 @@ function dockerProcesses(container: Dockerode.Container, helpers: HelperShellPoo
       return (await markerInTop(container, marker)) ?? false;
     },
     killMarked: kill,
+    // The probe read the container's own PATH; a PATH the commands are given replaces it.
+    findsRipgrep: (env) => ripgrep && env.PATH === undefined,
   };
 }
 
@@ -106,15 +118,15 @@ export async function createDockerEnvironment(options: DockerEnvironmentOptions)
   let probe;
   try {
     const mkdir = created ? 'mkdir -p -- "$1" || exit 1\n' : '';
-    probe = await run(`${mkdir}[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo`, [options.root]);
+    probe = await run(`${mkdir}[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo\ncommand -v rg || echo`, [options.root]);
     if (probe.exitCode !== 0) throw new Error(probe.exitCode === 2 ? `${options.root} is not a folder in the container` : probe.stderr.trim());
   } catch (error) {
     if (created) await container.remove({ force: true }).catch(() => undefined);
     throw new ToolHostError('invalid_options', `Docker environment could not start: ${dockerErrorMessage(error)}`);
   }
-  const [realRoot = options.root, bash = '', pwsh = ''] = probe.stdout.toString('utf8').split('\n');
+  const [realRoot = options.root, bash = '', pwsh = '', ripgrep = ''] = probe.stdout.toString('utf8').split('\n');
   const helpers = new HelperShellPool(() => startDockerShell(container, options.user), HELPER_SHELLS);
-  const processes = dockerProcesses(container, helpers, bash || '/bin/sh', pwsh || undefined, options.user);
+  const processes = dockerProcesses(container, helpers, bash || '/bin/sh', pwsh || undefined, ripgrep !== '', options.user);
   let closing: Promise<void> | undefined;
   return {
     kind: 'docker',

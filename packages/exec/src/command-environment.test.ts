@@ -1,9 +1,14 @@
 // The shellEnvironment policy reaches real commands, through pipes and through a PTY.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { ShellEnvironmentPolicy } from '@toolhost/core';
 import { createExecHarness, outputOf, type ExecHarness } from './__fixtures__/exec-harness.js';
 import { createExecTools } from './exec-tools.js';
 import { SESSION_MARKER_VARIABLE } from './process-tree.js';
+import { findExecutable } from './shell-command.js';
 
 const PLANTED = {
   TOOLHOST_ENVTEST_PLAIN: 'plain',
@@ -106,5 +111,57 @@ describe('shellEnvironment on pipes and PTY', () => {
 
   test('a bad policy is a caller mistake', () => {
     expect(() => createExecTools({ shellEnvironment: { inherit: 'most' as never } })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+  });
+});
+
+describe('SHLVL and ~/.bashrc', () => {
+  const bash = findExecutable('bash');
+  const home = mkdtempSync(join(tmpdir(), 'toolhost-bashrc-home-'));
+  const marker = join(home, 'bashrc-ran');
+  writeFileSync(join(home, '.bashrc'), `echo ran >> ${JSON.stringify(marker)}\n`);
+  const hostLevel = process.env.SHLVL;
+  afterEach(() => {
+    if (hostLevel === undefined) delete process.env.SHLVL;
+    else process.env.SHLVL = hostLevel;
+    rmSync(marker, { force: true });
+  });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  /** `echo hi` and the SHLVL bash reports, through pipes and a PTY, from a host started with SHLVL `level`. */
+  async function runWithHostLevel(level: string | undefined) {
+    if (level === undefined) delete process.env.SHLVL;
+    else process.env.SHLVL = level;
+    const harness = createExecHarness({ env: { HOME: home, SHELL: bash! } });
+    harnesses.push(harness);
+    const cmd = 'echo "hi $SHLVL"';
+    const [pipe, pty] = [await harness.exec({ cmd }), await harness.exec({ cmd, tty: true })];
+    expect(pipe.data?.exit_code).toBe(0);
+    expect(pty.data?.exit_code).toBe(0);
+    return { pipe: outputOf(pipe).trim(), pty: outputOf(pty).trim() };
+  }
+
+  test('bash run from pipes with a junk SHLVL reads the fake ~/.bashrc (so the checks below can see it)', () => {
+    expect(bash).toBeDefined();
+    const ran = spawnSync(bash!, ['-c', 'true'], { env: { HOME: home, PATH: process.env.PATH, SHLVL: 'x' }, stdio: 'pipe' });
+    expect(ran.status).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  test.each([undefined, 'x', '-1', '0', '', '999'])('a host started with SHLVL %j: commands start at level 1 and bash never reads ~/.bashrc', async (level) => {
+    expect(await runWithHostLevel(level)).toEqual({ pipe: 'hi 2', pty: 'hi 2' });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test('a host started with a valid SHLVL passes it on as it is', async () => {
+    expect(await runWithHostLevel('3')).toEqual({ pipe: 'hi 4', pty: 'hi 4' });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test('a junk SHLVL from the policy counts as missing too', async () => {
+    const harness = createExecHarness({ env: { HOME: home, SHELL: bash! }, shellEnvironment: { set: { SHLVL: 'x' } } });
+    harnesses.push(harness);
+    const result = await harness.exec({ cmd: 'echo "hi $SHLVL"' });
+    expect(outputOf(result)).toBe('hi 2\n');
+    expect(existsSync(marker)).toBe(false);
   });
 });

@@ -22,6 +22,7 @@ import { SessionSpool } from './session-spool.js';
 import { randomBytes } from 'node:crypto';
 import { SESSION_MARKER_VARIABLE } from './process-tree.js';
 import { SessionTable } from './session-table.js';
+import { commandShellLevel } from './shell-level.js';
 
 /** Options of {@link createExecTools}. */
 export interface ExecToolsOptions {
@@ -49,6 +50,8 @@ export interface ExecTools {
   execCommand: ToolImplementation;
   /** The write_stdin tool. */
   writeStdin: ToolImplementation;
+  /** Whether commands find `rg` (ripgrep) on their PATH, as far as the environment knows. */
+  readonly commandsFindRipgrep: boolean;
   /** Ids of the sessions currently kept (running, or exited with processes still around). */
   sessionIds(): number[];
   /** Kills every process tree and releases every session; idempotent. */
@@ -82,9 +85,9 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   const policy = options.shellEnvironment ?? {};
   const inherited = processes.baseEnvironment();
   const baseEnv = commandEnvironment(inherited, { ...policy, set: { ...options.env, ...policy.set } });
-  // bash reads ~/.bashrc when its input is a socket (as with pipes) and SHLVL says it is a first-level shell; a host
-  // started without SHLVL, or a policy that drops it, would otherwise run the user's startup file before every command.
-  baseEnv.SHLVL ??= '1';
+  // A host started without a usable SHLVL (none, `x`, `0`, …), or a policy that drops or sets one, would otherwise have
+  // bash run the user's ~/.bashrc before every command.
+  baseEnv.SHLVL = commandShellLevel(baseEnv.SHLVL);
   const terminalType = policy.set?.TERM ?? options.env?.TERM;
   // The shell program is looked up in the environment's own variables, with the commands' own variables over them.
   const lookupEnv = { ...inherited, ...baseEnv };
@@ -265,6 +268,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   return {
     execCommand,
     writeStdin,
+    commandsFindRipgrep: processes.findsRipgrep?.(baseEnv) ?? false,
     sessionIds: () => sessions.ids(),
     close() {
       closing ??= (async () => {

@@ -1,5 +1,6 @@
 import { createNodeWorkspace } from '@toolhost/core/node';
 import type { Environment, EnvironmentProcesses, Executor } from '@toolhost/core';
+import { ripgrepOnPath, withBundledRipgrep } from './bundled-ripgrep.js';
 import { createPipeExecutor } from './pipe-executor.js';
 import { findMarkedProcesses, killMarkedProcesses, processGroupExists } from './process-tree.js';
 import { createPtyExecutor, wrapperReaped } from './pty-executor.js';
@@ -11,7 +12,11 @@ export interface LocalProcessesOptions {
   executors?: { pipe?: Executor; pty?: Executor };
 }
 
-/** The process side of this machine: detached pipes, node-pty (loaded on first use), `/proc` scans for markers. */
+/**
+ * The process side of this machine: detached pipes, node-pty (loaded on first use), `/proc` scans for markers. Commands
+ * start from this process's variables, with the folder of the optional `@vscode/ripgrep` binary appended to PATH when
+ * no `rg` is on it.
+ */
 export function createLocalProcesses(options: LocalProcessesOptions = {}): EnvironmentProcesses {
   const pipe = options.executors?.pipe ?? createPipeExecutor();
   let pty = options.executors?.pty;
@@ -19,7 +24,7 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Envir
     baseEnvironment() {
       const env: Record<string, string> = {};
       for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-      return env;
+      return withBundledRipgrep(env);
     },
     executor: (kind) => (kind === 'pty' ? (pty ??= createPtyExecutor()) : pipe),
     shell: (kind, cmd, env) => shellCommand(kind, cmd, env),
@@ -33,6 +38,7 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Envir
       return (await findMarkedProcesses({ exact: marker }, { minPid: child.pid })).length > 0;
     },
     killMarked: (match) => killMarkedProcesses(match),
+    findsRipgrep: (env) => ripgrepOnPath(env),
   };
 }
 

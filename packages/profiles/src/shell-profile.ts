@@ -10,12 +10,16 @@ export type ShellPlatform = 'linux' | 'macos' | 'wsl' | 'windows';
 export interface ShellGuidance {
   kind: ShellKind;
   platform: ShellPlatform;
+  /** Whether commands find `rg` (ripgrep) on their PATH: the descriptions suggest `rg` only then, else `grep -rn`. */
+  ripgrep: boolean;
 }
 
 /** What {@link resolveShellProfile} reads from the process; injectable for tests. */
 export interface ShellEnvironment {
   platform: string;
   env: Record<string, string | undefined>;
+  /** Whether commands find `rg` (ripgrep) on their PATH (default false: not known). */
+  ripgrep?: boolean;
 }
 
 /** The settings `shellProfile` accepts. */
@@ -32,8 +36,9 @@ export function detectPlatform(environment: ShellEnvironment): ShellPlatform {
 /** Resolves `auto` to `powershell` on native Windows and `unix_like` elsewhere (WSL included). */
 export function resolveShellProfile(setting: ShellProfileSetting, environment: ShellEnvironment): ShellGuidance {
   const platform = detectPlatform(environment);
-  if (setting === 'auto') return { kind: platform === 'windows' ? 'powershell' : 'unix_like', platform };
-  return { kind: setting, platform };
+  const ripgrep = environment.ripgrep === true;
+  if (setting === 'auto') return { kind: platform === 'windows' ? 'powershell' : 'unix_like', platform, ripgrep };
+  return { kind: setting, platform, ripgrep };
 }
 
 /** The current process's environment, for {@link resolveShellProfile}. */

@@ -1,7 +1,21 @@
 import type { ShellGuidance } from './shell-profile.js';
 
-const UNIX_EXAMPLE = '{"cmd":"rg -n \\"ToolProfile\\" vtcode-core","workdir":"/repo"}';
-const POWERSHELL_EXAMPLE = '{"cmd":"Select-String -Path vtcode-core/**/*.rs -Pattern ToolProfile","workdir":"C:\\\\repo"}';
+// Examples name a folder relative to the workspace root and a made-up identifier: a model copies them as they are. rg
+// names its folder too: without one it reads its input, which a command run through pipes keeps open.
+const RIPGREP_EXAMPLE = '{"cmd":"rg -n \\"handleRequest\\" .","workdir":"src"}';
+const GREP_EXAMPLE = '{"cmd":"grep -rn \\"handleRequest\\" .","workdir":"src"}';
+const POWERSHELL_EXAMPLE = '{"cmd":"Get-ChildItem -Recurse -File | Select-String -Pattern handleRequest","workdir":"src"}';
+
+/** The command the descriptions suggest for searching file contents. */
+function textSearchCommand(guidance: ShellGuidance): string {
+  if (guidance.kind === 'powershell') return '`Select-String`';
+  return guidance.ripgrep ? '`rg`' : '`grep -rn`';
+}
+
+function commandExample(guidance: ShellGuidance): string {
+  if (guidance.kind === 'powershell') return POWERSHELL_EXAMPLE;
+  return guidance.ripgrep ? RIPGREP_EXAMPLE : GREP_EXAMPLE;
+}
 
 function shellGuidance(guidance: ShellGuidance): string {
   if (guidance.kind === 'powershell') {
@@ -15,9 +29,11 @@ function shellGuidance(guidance: ShellGuidance): string {
 }
 
 function inspectionHint(guidance: ShellGuidance): string {
-  return guidance.kind === 'powershell'
-    ? 'There are no read_file or write_file tools: inspect files with shell commands (e.g. `Get-Content -TotalCount 120 FILE`, `Get-ChildItem -Recurse -Name`) and edit them with apply_patch.'
-    : "There are no read_file or write_file tools: inspect files with shell commands (e.g. `sed -n '1,120p' FILE`, `rg --files`) and edit them with apply_patch.";
+  if (guidance.kind === 'powershell') {
+    return 'There are no read_file or write_file tools: inspect files with shell commands (e.g. `Get-Content -TotalCount 120 FILE`, `Get-ChildItem -Recurse -Name`) and edit them with apply_patch.';
+  }
+  const listFiles = guidance.ripgrep ? '`rg --files`' : '`find . -type f`';
+  return `There are no read_file or write_file tools: inspect files with shell commands (e.g. \`sed -n '1,120p' FILE\`, ${listFiles}) and edit them with apply_patch.`;
 }
 
 /** The description of exec_command for a shell profile. */
@@ -28,7 +44,7 @@ export function execCommandDescription(guidance: ShellGuidance): string {
     'The call returns as soon as the command exits, or after `yield_time_ms` with a session ID while it keeps running; send input or poll for more output with write_stdin. Set `tty` for commands that need an interactive terminal.',
     'The response shows at most `max_output_tokens` tokens (default 10000, 1 to 50000); the complete output is spooled to a file named in the response.',
     inspectionHint(guidance),
-    `Example: ${guidance.kind === 'powershell' ? POWERSHELL_EXAMPLE : UNIX_EXAMPLE}`,
+    `Example: ${commandExample(guidance)}`,
   ].join('\n');
 }
 
@@ -64,13 +80,12 @@ export function searchToolsDescription(): string {
 
 /** The description of code_search for a shell profile. */
 export function codeSearchDescription(guidance: ShellGuidance): string {
-  const textSearch = guidance.kind === 'powershell' ? '`Select-String`' : '`rg`';
   return [
     'Bounded workspace search for definitions, syntactic usages, literal text and matching paths.',
     '`query` is literal: all lower-case is case-insensitive, any upper-case letter makes it case-sensitive. Optional: `path` (a file or directory), `file_types` (language names or extensions), `result_types` (definition, usage, text, path; omit for all four), `max_results` (1 to 100, default 20).',
     'Definitions are declarations whose name equals the query; usages are identifiers spelled like it outside declaration names (not resolved references); text covers comments, strings, prose and configuration; path matches file paths. Results are ordered by category, then location; `truncated: true` means more may exist, so narrow `path`, `file_types` or `result_types`.',
-    `For regular expressions or structural patterns, run ${textSearch} or ast-grep through exec_command.`,
-    'Example: {"query":"ToolProfile","path":"vtcode-core","file_types":["rust"],"result_types":["definition","usage"],"max_results":20}',
+    `For regular expressions, run ${textSearchCommand(guidance)} through exec_command.`,
+    'Example: {"query":"handleRequest","path":"src","file_types":["typescript"],"result_types":["definition","usage"],"max_results":20}',
   ].join('\n');
 }
 

@@ -107,14 +107,14 @@ export async function createSshEnvironment(options: SshEnvironmentOptions): Prom
   );
   let probe;
   try {
-    probe = await runSshScript(pool, '[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo', [options.root]);
+    probe = await runSshScript(pool, '[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo\ncommand -v rg || echo', [options.root]);
     if (probe.exitCode !== 0) throw new Error(probe.exitCode === 2 ? `${options.root} is not a folder on ${options.host}` : probe.stderr.trim() || `exit code ${probe.exitCode}`);
   } catch (error) {
     pool.close();
     if (ToolHostError.is(error)) throw error;
     throw new ToolHostError('invalid_options', `SSH environment could not start: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const [realRoot = options.root, bash = '', pwsh = ''] = probe.stdout.toString('utf8').split('\n');
+  const [realRoot = options.root, bash = '', pwsh = '', ripgrep = ''] = probe.stdout.toString('utf8').split('\n');
   let sftp: Promise<SFTPWrapper> | undefined;
   const session = () => {
     sftp ??= pool.sftp().then(({ sftp: opened, lost }) => {
@@ -142,6 +142,8 @@ export async function createSshEnvironment(options: SshEnvironmentOptions): Prom
     async killMarked(match) {
       await runSshScript(pool, remoteKillScript(match)).catch(() => undefined);
     },
+    // The probe read the host's own PATH; a PATH the commands are given replaces it.
+    findsRipgrep: (env) => ripgrep !== '' && env.PATH === undefined,
   };
   let closing: Promise<void> | undefined;
   return {

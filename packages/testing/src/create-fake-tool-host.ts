@@ -23,6 +23,7 @@ import {
   type VerificationGateOptions,
   type ToolNames,
 } from '@toolhost/profiles';
+import { createLocalProcesses } from '@toolhost/exec';
 import type { ToolHost } from 'toolhost';
 import type { FakeCommand } from './fake-command.js';
 import { UNSCRIPTED_COMMAND, createScriptedExecTools } from './scripted-exec.js';
@@ -51,7 +52,10 @@ export interface FakeToolHostOptions {
   toolNames?: ToolNames;
   /** Absolute path the model sees as the workspace root (default `/workspace`). */
   root?: string;
-  /** The platform `shellProfile: 'auto'` resolves against (default: the current process). */
+  /**
+   * The platform `shellProfile: 'auto'` resolves against, and whether commands find `rg` (default: the current process,
+   * with `rg` as the real host on this machine finds it).
+   */
   environment?: ShellEnvironment;
 }
 
@@ -88,11 +92,17 @@ function checkOptions(options: FakeToolHostOptions): void {
   }
 }
 
+/** Whether commands of a real host on this machine, with the default command environment, find `rg` (nothing is started). */
+function localCommandsFindRipgrep(): boolean {
+  const local = createLocalProcesses();
+  return local.findsRipgrep?.(local.baseEnvironment()) ?? false;
+}
+
 /** Creates a fake tool host: the real dispatch core, patch engine and code search over in-memory files, with scripted exec. */
 export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolHost {
   checkOptions(options);
   const profile = options.profile ?? 'default';
-  const shell = resolveShellProfile(options.shellProfile ?? 'auto', options.environment ?? currentShellEnvironment());
+  const shell = resolveShellProfile(options.shellProfile ?? 'auto', options.environment ?? { ...currentShellEnvironment(), ripgrep: localCommandsFindRipgrep() });
   const workspace = createMemoryWorkspace(options.files ?? {}, options.root ?? '/workspace');
   const spool = createMemorySpool();
   const exec = createScriptedExecTools(options.commands ?? []);

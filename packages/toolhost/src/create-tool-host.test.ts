@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -76,6 +76,34 @@ describe('createToolHost', () => {
     } finally {
       delete process.env.TOOLHOST_FACADE_TEST_TOKEN;
       delete process.env.TOOLHOST_FACADE_TEST_PLAIN;
+    }
+  });
+
+  it('suggests rg where commands find it, grep -rn where they do not; the example command runs as given', async () => {
+    const workspace = mkdtempSync(join(dir, 'example-'));
+    mkdirSync(join(workspace, 'src'));
+    writeFileSync(join(workspace, 'src', 'server.ts'), 'export function handleRequest() {}\n');
+    const withRipgrep = createToolHost({ workspace, profile: 'advanced', shellProfile: 'unix_like' });
+    // A PATH of system folders only, which hold no rg here (the local environment adds the bundled one before the policy).
+    const withoutRipgrep = createToolHost({ workspace, profile: 'advanced', shellProfile: 'unix_like', shellEnvironment: { set: { PATH: '/usr/bin:/bin' } } });
+    try {
+      for (const host of [withRipgrep, withoutRipgrep]) {
+        const example = JSON.parse(host.tools[0].description.split('\n').at(-1)!.replace(/^Example: /, '')) as { cmd: string };
+        const result = await host.call('exec_command', { ...example, yield_time_ms: 20_000 });
+        expect(result.data?.exit_code, example.cmd).toBe(0);
+        expect(result.output).toContain('server.ts:1:export function handleRequest() {}');
+        expect(result.data?.wall_time_ms as number, example.cmd).toBeLessThan(5_000);
+      }
+      expect(withRipgrep.shell.ripgrep).toBe(true);
+      expect(withRipgrep.tools[0].description).toContain('Example: {"cmd":"rg -n \\"handleRequest\\" .","workdir":"src"}');
+      expect((await withRipgrep.call('exec_command', { cmd: 'rg --version' })).data?.exit_code).toBe(0);
+      expect(withoutRipgrep.shell.ripgrep).toBe(false);
+      for (const tool of withoutRipgrep.tools) expect(tool.description, tool.name).not.toMatch(/\brg\b/);
+      expect(withoutRipgrep.tools.find((tool) => tool.name === 'code_search')?.description).toContain('For regular expressions, run `grep -rn` through exec_command.');
+      expect((await withoutRipgrep.call('exec_command', { cmd: 'rg --version' })).data?.exit_code).toBe(127);
+    } finally {
+      await withRipgrep.close();
+      await withoutRipgrep.close();
     }
   });
 

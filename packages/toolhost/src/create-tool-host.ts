@@ -148,12 +148,12 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
   checkOptions(options);
   const profile = options.profile ?? 'default';
   const environment = options.environment ?? createLocalEnvironment({ root: options.workspace! });
-  const shell = resolveShellProfile(
-    options.shellProfile ?? 'auto',
-    environment.kind === 'local' ? currentShellEnvironment() : { platform: environment.platform, env: {} },
-  );
-  const workspace = environment.workspace;
   const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput, processes: environment.processes, shellEnvironment: options.shellEnvironment });
+  const shell = resolveShellProfile(options.shellProfile ?? 'auto', {
+    ...(environment.kind === 'local' ? currentShellEnvironment() : { platform: environment.platform, env: {} }),
+    ripgrep: exec.commandsFindRipgrep,
+  });
+  const workspace = environment.workspace;
   const runtime = createToolRuntime({
     profile,
     guidance: shell,

@@ -36,6 +36,19 @@ export default [
     },
   },
   {
+    name: 'commands find rg (the installed @vscode/ripgrep when PATH has none) and the description suggests it',
+    async run(context) {
+      const { assert } = context;
+      await withHost(context, { workspace: context.tempWorkspace({ 'a.txt': 'needle\n' }) }, async (host) => {
+        assert.match(host.tools.find((tool) => tool.name === 'exec_command').description, /`rg --files`/);
+        const result = await host.call('exec_command', { cmd: 'rg --version && rg -n --no-heading needle .' });
+        assert.equal(result.ok, true, result.output);
+        assert.equal(result.data.exit_code, 0, result.output);
+        assert.match(outputOf(result), /^ripgrep \d[\s\S]*\n\.\/a\.txt:1:needle\n$/);
+      });
+    },
+  },
+  {
     name: 'large output: bounded preview, complete spool',
     async run(context) {
       const { assert } = context;
