@@ -288,11 +288,15 @@ describe.skipIf(dockerMissing !== undefined)(`toolhost-mcp --docker-container${d
 });
 
 describe.skipIf(sshMissing !== undefined)(`toolhost-mcp --ssh${sshMissing ? ` (skipped: ${sshMissing})` : ''}`, () => {
-  const settings = sshSettings()!;
-  const destination = `${settings.username}@${settings.host}:${settings.port}`;
-  const login = ['--ssh', destination, '--ssh-key', process.env.TOOLHOST_TEST_SSH_KEY!];
+  // Read in each test: a skipped describe's body still runs, without the settings.
+  const ssh = () => {
+    const settings = sshSettings()!;
+    const destination = `${settings.username}@${settings.host}:${settings.port}`;
+    return { settings, destination, login: ['--ssh', destination, '--ssh-key', process.env.TOOLHOST_TEST_SSH_KEY!] };
+  };
 
   test('stdio, known hosts from a file: every call runs on the host in the folder given; nothing lands locally', { timeout: 120_000 }, async () => {
+    const { settings, destination, login } = ssh();
     const prepared = await engine('ssh').prepare();
     const local = freshFolder();
     try {
@@ -314,6 +318,7 @@ describe.skipIf(sshMissing !== undefined)(`toolhost-mcp --ssh${sshMissing ? ` (s
   });
 
   test('HTTP, a pinned host key: sessions work in the same folder on the host', { timeout: 120_000 }, async () => {
+    const { settings, login } = ssh();
     const prepared = await engine('ssh').prepare();
     const local = freshFolder();
     const ed25519 = readFileSync(settings.knownHosts, 'utf8').split('\n').find((line) => line.split(' ')[1] === 'ssh-ed25519')!;
@@ -339,6 +344,7 @@ describe.skipIf(sshMissing !== undefined)(`toolhost-mcp --ssh${sshMissing ? ` (s
   });
 
   test('a host the known_hosts given does not list is refused before serving, with what to run', { timeout: 120_000 }, async () => {
+    const { settings, login } = ssh();
     const empty = join(freshFolder(), 'known_hosts');
     writeFileSync(empty, '');
     const run = runToExit([...login, '--ssh-known-hosts', empty, '--root', settings.root, '--http', '127.0.0.1:0', '--token', TOKEN]);

@@ -99,16 +99,16 @@ Where the tools run (one of):
                             /etc/ssh/ssh_known_hosts
   --ssh-host-key KEY        with --ssh: trust only this host key ("ssh-ed25519 AAAA..." or "SHA256:..."; repeatable)
 Tools:
-  --profile               tool profile: default or advanced (default: default)
-  --shell-profile         shell syntax the model is told to use: auto, unix_like or powershell (default: auto)
-  --catalog MODULE        module exporting deferred catalog tools (default export or "catalog")
+  --profile                 tool profile: default or advanced (default: default)
+  --shell-profile           shell syntax the model is told to use: auto, unix_like or powershell (default: auto)
+  --catalog MODULE          module exporting deferred catalog tools (default export or "catalog")
 HTTP:
-  --http HOST:PORT        serve streamable HTTP at http://HOST:PORT/mcp, one tool host per MCP session
-  --token T               bearer token HTTP clients must send (Authorization: Bearer T)
-  --token-file F          read the bearer token from file F (first line)
-  --allow-origin ORIGIN   also serve browser requests from ORIGIN (https://host[:port]; repeatable); by default only
-                          requests without Origin and from localhost, 127.x.x.x or [::1] origins are served
-  --idle-timeout SECONDS  end a session idle this long, killing its processes (default: 900; 0: never)`;
+  --http HOST:PORT          serve streamable HTTP at http://HOST:PORT/mcp, one tool host per MCP session
+  --token T                 bearer token HTTP clients must send (Authorization: Bearer T)
+  --token-file F            read the bearer token from file F (first line)
+  --allow-origin ORIGIN     also serve browser requests from ORIGIN (https://host[:port]; repeatable); by default only
+                            requests without Origin and from localhost, 127.x.x.x or [::1] origins are served
+  --idle-timeout SECONDS    end a session idle this long, killing its processes (default: 900; 0: never)`;
 
 /** Longest idle timeout: what a Node timer takes, in whole seconds. */
 const MAX_IDLE_TIMEOUT_MS = 2_147_483_000;
