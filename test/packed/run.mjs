@@ -7,7 +7,8 @@
 // 3. installs the tarballs plus their peers into a fresh project in the system temp folder (outside the repository:
 //    no workspace links, no @toolhost/source condition) and runs cases/*.case.mjs from ESM and from CommonJS;
 // 4. installs the facade with --ignore-scripts and runs the exec cases (the PTY must work without install scripts),
-//    and @toolhost/testing alone with scripts allowed (nothing may compile; the fake host works);
+//    @toolhost/testing alone with scripts allowed (nothing may compile; the fake host works), and @toolhost/mcp alone
+//    (no Docker or SSH client comes with it; --docker-image names the package to add);
 // 5. installs with pnpm (strict layout), runs the exec and fake-host cases and type-checks a consumer of every
 //    package (moduleResolution node16 and bundler, skipLibCheck off; in the npm project instead with --no-pnpm);
 // 6. runs `npm publish --dry-run` for every package from its staging copy (no warning allowed).
@@ -219,6 +220,30 @@ async function testingAlonePipeline(root, tarballs) {
   return log;
 }
 
+/**
+ * @toolhost/mcp alone: its Docker and SSH packages are optional peers, so serving a local folder installs neither
+ * dockerode nor ssh2 (and no install script), and --docker-image names the package to add.
+ */
+async function mcpAlonePipeline(root, tarballs) {
+  const log = new Log();
+  log.section('npm install of @toolhost/mcp alone');
+  const folder = createProject(root, 'mcp-alone', tarballs, []);
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  manifest.dependencies = { '@toolhost/mcp': manifest.dependencies['@toolhost/mcp'], zod: installedVersion('zod') };
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  if (await install(log, 'mcp-alone', folder, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'])) {
+    log.record(
+      'mcp-alone: no Docker or SSH client installed',
+      ['@toolhost/docker', '@toolhost/ssh', 'dockerode', 'ssh2'].filter((name) => existsSync(join(folder, 'node_modules', name))).map((name) => `${name} is installed`),
+    );
+    const { code, output } = await run(join(folder, 'node_modules', '.bin', 'toolhost-mcp'), ['--docker-image', 'node:20'], folder);
+    const expected =
+      'toolhost-mcp: --docker-image needs the package @toolhost/docker, which is not installed: install it beside @toolhost/mcp (npm install @toolhost/docker), or run npx -p @toolhost/mcp -p @toolhost/docker toolhost-mcp --docker-image ...\n';
+    log.record('mcp-alone: --docker-image exits 1 naming the package to install', code === 1 && output === expected ? [] : [`exit ${code}: ${output}`]);
+  }
+  return log;
+}
+
 /** pnpm's strict layout (only declared packages are visible; build scripts are not run by default). */
 async function pnpmPipeline(root, tarballs) {
   const log = new Log();
@@ -260,6 +285,7 @@ async function main() {
       npmPipeline(root, tarballs),
       ignoreScriptsPipeline(root, tarballs),
       testingAlonePipeline(root, tarballs),
+      mcpAlonePipeline(root, tarballs),
       ...(options['no-pnpm'] ? [] : [pnpmPipeline(root, tarballs)]),
       (async () => {
         publishLog.section('npm publish --dry-run');

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// toolhost-mcp: serves a workspace's tools over MCP on stdin/stdout, or over streamable HTTP with --http.
+// toolhost-mcp: serves toolhost's tools over MCP on stdin/stdout, or over streamable HTTP with --http; the tools run in
+// a local folder, a container or on an SSH host.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,8 +14,10 @@ async function loadCatalog(path: string): Promise<CatalogEntry[]> {
   return entries as CatalogEntry[];
 }
 
+const log = (line: string) => process.stderr.write(`toolhost-mcp: ${line}\n`);
+
 async function main(): Promise<number | undefined> {
-  const options = parseCliOptions(process.argv.slice(2), process.cwd(), resolve);
+  const options = parseCliOptions(process.argv.slice(2), process.cwd(), resolve, process.env);
   if ('help' in options) {
     process.stdout.write(`${CLI_USAGE}\n`);
     return 0;
@@ -29,22 +32,29 @@ async function main(): Promise<number | undefined> {
     if (!token) throw new Error(`--token-file ${options.tokenFile} holds no token`);
   }
   // Loaded only once the options are valid, so `--help` and usage errors answer at once.
-  const [{ createToolHost }, { createMcpServer, createMcpHttpServer }] = await Promise.all([import('toolhost'), import('./index.js')]);
+  const [{ cliSessions }, { createMcpServer, createMcpHttpServer }] = await Promise.all([import('./cli-target.js'), import('./index.js')]);
   const catalog = options.catalog ? await loadCatalog(options.catalog) : undefined;
-  const createHost = () => createToolHost({ workspace: options.workspace, profile: options.profile, shellProfile: options.shellProfile, catalog });
+  const sessions = await cliSessions(options.target, { profile: options.profile, shellProfile: options.shellProfile, catalog });
+  // One host before serving: a target that cannot work (no engine, no image, an untrusted host) fails here, not in a session.
+  const first = await sessions.createHost();
+  const perSession = options.target.kind === 'docker-image';
   if (options.http) {
+    await first.close();
     const http = createMcpHttpServer({
-      createHost,
+      createHost: () => sessions.createHost(),
       token: token as string,
       allowedOrigins: options.allowedOrigins,
       idleTimeoutMs: options.idleTimeoutMs,
       onSessionEnd: (id, reason) => {
-        if (reason === 'idle') process.stderr.write(`toolhost-mcp: session ${id} ended after going idle; its processes were killed\n`);
+        const removed = perSession ? '; its container was removed' : '';
+        if (reason === 'idle') log(`session ${id} ended after going idle; its processes were killed${removed}`);
+        else if (perSession) log(`session ${id} ended (${reason})${removed}`);
       },
     });
     const address = await http.listen(options.http.port, options.http.hostname);
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    process.stderr.write(`toolhost-mcp: listening on http://${shown}:${address.port}/mcp\n`);
+    log(`each session's tools run in ${sessions.description}`);
+    log(`listening on http://${shown}:${address.port}/mcp`);
     let closing = false;
     const shutdown = async () => {
       if (closing) return;
@@ -57,20 +67,20 @@ async function main(): Promise<number | undefined> {
     return undefined;
   }
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const host = createHost();
-  const server = createMcpServer(host);
+  const server = createMcpServer(first);
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
     await server.close().catch(() => {});
-    await host.close();
+    await first.close();
     process.exit(0);
   };
   server.onclose = () => void shutdown();
   process.stdin.on('end', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
+  if (options.target.kind !== 'workspace') log(`tools run in ${sessions.description}`);
   await server.connect(new StdioServerTransport());
   return undefined;
 }

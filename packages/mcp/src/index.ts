@@ -1,4 +1,5 @@
 export { createMcpServer, toMcpTools, toMcpResult, type McpServerOptions, type McpToolHost } from './create-mcp-server.js';
+export type { McpHostOptions } from './environment-host.js';
 export {
   createMcpHttpServer,
   DEFAULT_IDLE_TIMEOUT_MS,

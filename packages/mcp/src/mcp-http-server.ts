@@ -2,8 +2,9 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ToolHostError } from 'toolhost';
+import { ToolHostError, type Environment } from 'toolhost';
 import { createMcpServer, type McpServerOptions, type McpToolHost } from './create-mcp-server.js';
+import { createEnvironmentHost, type McpHostOptions } from './environment-host.js';
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost, normalizeOrigin } from './request-origin.js';
 
 /** A host the HTTP server owns: one per MCP session, closed with it. */
@@ -11,8 +12,16 @@ export type McpSessionHost = McpToolHost & { close(): Promise<void> };
 
 /** Options of {@link createMcpHttpServer}. */
 export interface McpHttpServerOptions extends McpServerOptions {
-  /** Creates the tool host of a new MCP session (each session gets its own, closed when the session ends). */
-  createHost: () => McpSessionHost | Promise<McpSessionHost>;
+  /** Creates the tool host of a new MCP session (each session gets its own, closed when the session ends); or give `environment`. */
+  createHost?: () => McpSessionHost | Promise<McpSessionHost>;
+  /**
+   * Starts the environment of a new MCP session (`() => createDockerEnvironment({ image, root })` gives each session a
+   * fresh container, removed when the session ends); the session's tool host runs there with the `host` options. A
+   * call that fails because the environment stopped answering tells the model so. Give this or `createHost`.
+   */
+  environment?: () => Environment | Promise<Environment>;
+  /** Tool host options of every session started through `environment` (profile, catalog, …). */
+  host?: McpHostOptions;
   /** Bearer token every request must carry (`Authorization: Bearer <token>`); requests without it get 401. */
   token: string;
   /** URL path the MCP endpoint answers on (default `/mcp`). */
@@ -79,6 +88,17 @@ function reply(res: ServerResponse, status: number, message: string, headers: Re
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+/** A session's host over a new environment; the environment is closed when the host cannot be made. */
+async function hostOver(environment: () => Environment | Promise<Environment>, options: McpHostOptions | undefined): Promise<McpSessionHost> {
+  const started = await environment();
+  try {
+    return createEnvironmentHost(started, options);
+  } catch (error) {
+    await started.close().catch(() => undefined);
+    throw error;
+  }
+}
+
 /**
  * Creates a streamable HTTP MCP server: Origin checks (403 for a foreign one) and, when bound to a loopback address,
  * Host checks against DNS rebinding; bearer-token auth (401 without it); one MCP session per client, each with its
@@ -97,11 +117,19 @@ export function createMcpHttpServer(options: McpHttpServerOptions): McpHttpServe
     if (normalized === undefined) throw new ToolHostError('invalid_options', `allowedOrigins entries must be http(s)://host[:port] origins, got ${String(origin)}`);
     allowedOrigins.add(normalized);
   }
+  if ((options.createHost === undefined) === (options.environment === undefined)) {
+    throw new ToolHostError('invalid_options', 'createMcpHttpServer needs exactly one of createHost or environment');
+  }
+  for (const [name, value] of [['createHost', options.createHost], ['environment', options.environment]] as const) {
+    if (value !== undefined && typeof value !== 'function') throw new ToolHostError('invalid_options', `${name} must be a function that starts one session's ${name === 'createHost' ? 'host' : 'environment'}`);
+  }
+  if (options.host !== undefined && options.environment === undefined) throw new ToolHostError('invalid_options', 'host options apply only with environment (createHost makes the whole host)');
+  const createHost = options.createHost ?? (() => hostOver(options.environment!, options.host));
   const path = options.path ?? '/mcp';
   const sessions = new Map<string, Session>();
 
   const openSession = async (): Promise<Session> => {
-    const host = await options.createHost();
+    const host = await createHost();
     let closing: Promise<void> | undefined;
     let runningCalls = 0;
     let idleTimer: ReturnType<typeof setTimeout> | undefined;

@@ -119,9 +119,9 @@ describe('toolhost-mcp over stdio', () => {
 describe('toolhost-mcp command line', () => {
   it('parses its options and rejects bad ones', () => {
     const join2 = (base: string, path: string) => resolve(base, path);
-    expect(parseCliOptions([], '/w', join2)).toEqual({ workspace: '/w', profile: 'default', shellProfile: 'auto', catalog: undefined });
+    expect(parseCliOptions([], '/w', join2)).toEqual({ target: { kind: 'workspace', workspace: '/w' }, profile: 'default', shellProfile: 'auto', catalog: undefined });
     expect(parseCliOptions(['--workspace', 'sub', '--profile', 'advanced', '--shell-profile', 'powershell'], '/w', join2)).toMatchObject({
-      workspace: '/w/sub',
+      target: { kind: 'workspace', workspace: '/w/sub' },
       profile: 'advanced',
       shellProfile: 'powershell',
     });
