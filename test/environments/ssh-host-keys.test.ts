@@ -22,7 +22,8 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-describe.skipIf(sshMissing !== undefined)('ssh host keys', () => {
+/** What the tests know of the test sshd, read only where it runs (a skipped suite's body is still collected). */
+function readHostFacts() {
   const settings = sshSettings()!;
   const { knownHosts: knownHostsFile, ...login } = settings;
   const port = String(settings.port);
@@ -36,6 +37,11 @@ describe.skipIf(sshMissing !== undefined)('ssh host keys', () => {
       .split('\n')
       .map((line) => [/\((\w+)\)$/.exec(line)![1], line.split(' ')[1]]),
   ) as Record<'ED25519' | 'ECDSA' | 'RSA', string>;
+  return { settings, knownHostsFile, login, port, name, scanned, lineOf, fingerprints };
+}
+
+describe.skipIf(sshMissing !== undefined)('ssh host keys', () => {
+  const { settings, knownHostsFile, login, port, name, scanned, lineOf, fingerprints } = sshMissing === undefined ? readHostFacts() : ({} as ReturnType<typeof readHostFacts>);
 
   /** Creates and closes an environment; returns ssh2's debug lines (the negotiation, and whether login started). */
   async function connect(options: Partial<SshEnvironmentOptions>): Promise<string[]> {
