@@ -12,6 +12,7 @@ import { MAX_PARSE_BYTES } from './file-limits.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
 import { comparePaths, walkWorkspace } from './workspace-walker.js';
 import type { IndexedFile } from './index-store.js';
+import type { IndexLookupRequest } from './index-lookup-request.js';
 import { languageOfPath } from './language-table.js';
 import { startSymbolIndex, type IndexLookup, type ScanSupport, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
 
@@ -176,7 +177,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
     let known: Map<string, IndexedFile> | undefined;
     let indexed: IndexLookup | undefined;
     if (symbols && wantContent) {
-      const request = { query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, paths: wantPaths };
+      const request: IndexLookupRequest = { query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, paths: wantPaths };
       if (syntaxQuery && !resultTypes.has('text')) {
         // Definitions and usages only: the index (checked against the disk) names every file that can hold one.
         // Searching one kind alone, parsed files holding only the other kind cannot add a result and are not read.

@@ -14,6 +14,7 @@ import { pathHolds } from './literal-matcher.js';
 import { listFolder, walkWorkspace } from './workspace-walker.js';
 import { buildOrder } from './build-order.js';
 import type { ChangeJournal, JournalChanges } from './change-journal.js';
+import type { IndexLookupRequest, SymbolLookupRequest, TextLookupRequest } from './index-lookup-request.js';
 
 /** Bumped whenever the stored layout or the classification changes, so older cache files are ignored. */
 export const INDEX_FORMAT = 3;
@@ -163,27 +164,13 @@ export interface IndexStore {
   /** Loads the cache file or walks and indexes the whole workspace; resolves once lookups can answer. */
   build(): Promise<void>;
   /** `only`: parsed files count only when an occurrence is of that kind (a search for definitions, or usages, alone). */
-  lookup(request: {
-    query: string;
-    caseSensitive: boolean;
-    start: string;
-    extensions?: readonly string[];
-    only?: 'definition' | 'usage';
-    paths?: boolean;
-  }): Promise<LookupAnswer>;
+  lookup(request: SymbolLookupRequest): Promise<LookupAnswer>;
   /**
    * Files under `start` that may contain `query` as text (trigram filters; files without one are always named), with the
    * identifier nodes spelled like it for trusted parsed files when `identifiers`; `ready:false` for a query under three
    * characters.
    */
-  textLookup(request: {
-    query: string;
-    caseSensitive: boolean;
-    start: string;
-    extensions?: readonly string[];
-    identifiers: boolean;
-    paths?: boolean;
-  }): Promise<LookupAnswer>;
+  textLookup(request: TextLookupRequest): Promise<LookupAnswer>;
   /** Stored identifier nodes spelled like the query in `paths`, for entries old enough to be trusted by mtime + size. */
   occurrences(request: { query: string; caseSensitive: boolean; paths: readonly string[] }): IndexedFile[];
   stats(): IndexStats;
@@ -487,7 +474,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
   /** Brings the entries under `start` up to date, then answers with `collect()` (and the matching paths when asked). */
   const answer = (
     start: string,
-    pathQuery: { query: string; caseSensitive: boolean; extensions?: readonly string[] } | undefined,
+    pathQuery: Pick<IndexLookupRequest, 'query' | 'caseSensitive' | 'extensions'> | undefined,
     collect: () => IndexedFile[],
   ): Promise<LookupAnswer> => {
     // While the index catches up with many changes, searches scan instead of waiting for it.
@@ -508,10 +495,10 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       await indexAll(pending, Number.POSITIVE_INFINITY);
       const found: LookupAnswer = { ready: true, files: collect() };
       if (pathQuery) {
-        const allowed = pathQuery.extensions ? new Set(pathQuery.extensions) : undefined;
+        const { extensions } = pathQuery;
         const has = pathHolds(pathQuery.query, pathQuery.caseSensitive);
         found.paths = [];
-        for (const path of files.keys()) if (under(start, path) && (!allowed || allowed.has(extensionOf(path))) && has(path)) found.paths.push(path);
+        for (const path of files.keys()) if (under(start, path) && (!extensions || extensions.has(extensionOf(path))) && has(path)) found.paths.push(path);
       }
       return found;
     });
@@ -537,11 +524,10 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     },
     lookup({ query, caseSensitive, start, extensions, only, paths }) {
       return answer(start, paths ? { query, caseSensitive, extensions } : undefined, () => {
-        const allowed = extensions ? new Set(extensions) : undefined;
         const fid = foldIds.get(foldCase(query));
         const out: IndexedFile[] = [];
         for (const [path, entry] of files) {
-          if (!under(start, path) || (allowed && !allowed.has(extensionOf(path)))) continue;
+          if (!under(start, path) || (extensions && !extensions.has(extensionOf(path)))) continue;
           if (fid === undefined || !entry.folds || !hasId(entry.folds, fid)) continue;
           if (entry.kind !== 'parsed') {
             out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs });
@@ -561,11 +547,10 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       // A literal of fewer than three characters has no trigram to look for.
       if (keys.length === 0) return Promise.resolve({ ready: false });
       return answer(start, paths ? { query, caseSensitive, extensions } : undefined, () => {
-        const allowed = extensions ? new Set(extensions) : undefined;
         const fid = identifiers ? foldIds.get(foldCase(query)) : undefined;
         const out: IndexedFile[] = [];
         for (const [path, entry] of files) {
-          if (!under(start, path) || (allowed && !allowed.has(extensionOf(path)))) continue;
+          if (!under(start, path) || (extensions && !extensions.has(extensionOf(path)))) continue;
           // Binary files are never searched as text (a large one is 'large' without words).
           if (entry.kind === 'binary' || (entry.kind === 'large' && !entry.folds)) continue;
           if (entry.grams && !mayContainTrigrams(entry.grams, keys)) continue;
