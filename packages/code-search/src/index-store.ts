@@ -3,7 +3,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { Workspace, WorkspaceDirEntry, WorkspaceStat } from '@toolhost/core';
+import { SerialQueue, type Workspace, type WorkspaceDirEntry, type WorkspaceStat } from '@toolhost/core';
 import type { SyntaxParser } from './grammar-loader.js';
 import { extractIdentifiers, foldCase, foldedWordTokens } from './identifier-extractor.js';
 import { extensionOf, languageOfPath } from './language-table.js';
@@ -195,13 +195,8 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
   let buildMs = 0;
   let fromCache = false;
   let catchingUp = false;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = queue.then(task, task);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  /** Builds, lookups and background catch-ups run one at a time: each changes the entries the next one reads. */
+  const queue = new SerialQueue();
 
   const foldId = (folded: string) => {
     let id = foldIds.get(folded);
@@ -479,17 +474,17 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
   ): Promise<LookupAnswer> => {
     // While the index catches up with many changes, searches scan instead of waiting for it.
     if (!ready || catchingUp) return Promise.resolve({ ready: false });
-    return exclusive(async (): Promise<LookupAnswer> => {
+    return queue.run(async (): Promise<LookupAnswer> => {
       if (!ready || catchingUp) return { ready: false };
       const pending = await refresh(start);
       // Checked once the index is up to date: a folder that just became ignored is no longer indexed (the scan searches it).
       if (start !== '' && !dirs.has(start) && !files.has(start)) {
-        if (pending.size > 0) void exclusive(() => indexAll(pending, 1));
+        if (pending.size > 0) void queue.run(() => indexAll(pending, 1));
         return { ready: false };
       }
       if (pending.size > INLINE_REINDEX_LIMIT) {
         catchingUp = true;
-        void exclusive(() => indexAll(pending, 1)).finally(() => (catchingUp = false));
+        void queue.run(() => indexAll(pending, 1)).finally(() => (catchingUp = false));
         return { ready: false };
       }
       await indexAll(pending, Number.POSITIVE_INFINITY);
@@ -506,7 +501,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
 
   return {
     build() {
-      return exclusive(async () => {
+      return queue.run(async () => {
         const started = performance.now();
         // Messages first: a scan that asked before the build began holds it back before the walk, not after.
         await options.yieldNow?.();
