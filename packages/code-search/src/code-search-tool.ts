@@ -11,7 +11,7 @@ import { occurrencesNeedParse } from './classify-occurrences.js';
 import { MAX_PARSE_BYTES } from './file-limits.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
 import { comparePaths, walkWorkspace } from './workspace-walker.js';
-import type { IndexedFile } from './index-store.js';
+import type { IndexedFile } from './index-lookups.js';
 import type { IndexLookupRequest } from './index-lookup-request.js';
 import { languageOfPath } from './language-table.js';
 import { startSymbolIndex, type IndexLookup, type ScanSupport, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';

@@ -5,7 +5,7 @@ import type { SyntaxParser } from './grammar-loader.js';
 import { languageOfPath } from './language-table.js';
 import { hasLexicalKinds } from './lexical-kinds.js';
 import { pathHolds, type LiteralMatcher } from './literal-matcher.js';
-import type { IndexedFile } from './index-store.js';
+import type { IndexedFile } from './index-lookups.js';
 import type { ParseCache } from './parse-cache.js';
 import type { ScanAssist } from './scan-assist.js';
 import { CONTENT_TYPES, decideFromFacts, readFileFacts, scanFile, type ClassifyFile, type ContentType, type FileFacts, type FileScan } from './scan-file.js';

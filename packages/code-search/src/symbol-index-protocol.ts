@@ -1,4 +1,5 @@
-import type { IndexedFile, IndexStats, LookupAnswer } from './index-store.js';
+import type { IndexStats } from './index-store.js';
+import type { IndexedFile, LookupAnswer } from './index-lookups.js';
 import type { AssistedFile } from './scan-assist.js';
 import type { ResultType } from './code-search-schema.js';
 import type { SymbolLookupRequest, TextLookupRequest } from './index-lookup-request.js';

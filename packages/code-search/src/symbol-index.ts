@@ -1,4 +1,5 @@
-import type { IndexedFile, IndexStats } from './index-store.js';
+import type { IndexStats } from './index-store.js';
+import type { IndexedFile } from './index-lookups.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 import type { ResultType } from './code-search-schema.js';
 import type { SymbolLookupRequest, TextLookupRequest } from './index-lookup-request.js';
