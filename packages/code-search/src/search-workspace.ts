@@ -10,6 +10,7 @@ import type { ParseCache } from './parse-cache.js';
 import type { ScanAssist } from './scan-assist.js';
 import { CONTENT_TYPES, decideFromFacts, readFileFacts, scanFile, type ClassifyFile, type ContentType, type FileFacts, type FileScan } from './scan-file.js';
 import { compareHits, type SearchHit } from './search-hit.js';
+import { searchHints, type Unavailable } from './search-hints.js';
 import { SYNTAX_SPECS } from './syntax-spec.js';
 import { RESULT_TYPES } from './code-search-schema.js';
 
@@ -81,12 +82,6 @@ export interface SearchOutcome {
   hints: string[];
   /** Files whose content was read and scanned; how many of them were parsed (here or on the other thread), classified from a cached tree or the index, or told apart by a lexical scan alone. */
   stats: { scanned: number; parsed: number; cachedTrees: number; indexed: number; assisted: number; lexical: number };
-}
-
-interface Unavailable {
-  noGrammar: Map<string, number>;
-  large: number;
-  failedGrammars: Set<string>;
 }
 
 /** Read in place of a file known to be binary and unchanged. */
@@ -335,26 +330,6 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const sorted = [...unique.values()].sort(compareHits);
   const truncated = stoppedEarly || overflow.size > 0 || sorted.length > maxResults;
   const results = sorted.slice(0, maxResults);
-  const hints: string[] = [];
-  if (truncated) {
-    hints.push(
-      `truncated: true — more results exist than the ${maxResults} shown; narrow path, file_types or result_types, or raise max_results (up to 100).`,
-    );
-  }
-  if (wantSyntax) {
-    if (!matcher.identifierLike) {
-      hints.push(`${JSON.stringify(matcher.query)} is not an identifier, so it has no definition or usage results; its matches are text.`);
-    }
-    if (unavailable.noGrammar.size > 0) {
-      const list = [...unavailable.noGrammar].map(([name, count]) => `${name} (${count} file${count === 1 ? '' : 's'})`).join(', ');
-      hints.push(`Definitions and usages are unavailable for ${list}: no grammar for that language, so its matches are reported as text.`);
-    }
-    if (unavailable.large > 0) {
-      hints.push(`${unavailable.large} matching file${unavailable.large === 1 ? ' is over 2 MB and was' : 's are over 2 MB and were'} searched as text only.`);
-    }
-    if (unavailable.failedGrammars.size > 0) {
-      hints.push(`The grammar for ${[...unavailable.failedGrammars].join(', ')} could not be loaded; matches in those files are reported as text.`);
-    }
-  }
+  const hints = searchHints({ matcher, maxResults, truncated, wantSyntax, unavailable });
   return { results, truncated, hints, stats };
 }
