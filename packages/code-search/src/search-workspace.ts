@@ -18,9 +18,9 @@ const READ_AHEAD = 24;
 /** How far past a file the other thread holds this search reads ahead while it waits. */
 const MAX_AHEAD = 64;
 /**
- * The longest a search holds the event loop between files. Reads of a folder on this machine settle without a turn of it,
- * so a long scan gives one to the other calls at this interval; not more often: in a new process, a turn taken while V8
- * compiles the parser's wasm in the background cost the search 100-130 ms.
+ * The longest a search holds the event loop between files: reads of a local folder settle without a turn of it, so a long
+ * scan gives one to the other calls at this interval, and no more often, since a turn taken while V8 compiles the parser's
+ * wasm in the background lets that compile hold the search up.
  */
 const TURN_MS = 200;
 

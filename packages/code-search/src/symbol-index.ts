@@ -239,8 +239,8 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
         const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
         await ask({ type: 'close' });
         closed = true;
-        // The worker ends by itself once its last reads settle: terminated in the middle of a read (a module, a grammar), it
-        // left that file's descriptor open in the process. It is terminated only past the grace time.
+        // The worker ends by itself once its last reads settle, and is terminated only past the grace time: terminated in the
+        // middle of a read (a module, a grammar), it would leave that file's descriptor open in the process.
         await exited;
         clearTimeout(timer);
       }
