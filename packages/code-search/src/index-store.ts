@@ -1,7 +1,8 @@
 // The symbol index itself, as held by its worker thread: one entry per file of a disk workspace, validated by size and
 // mtime, with every identifier node and the word tokens of code files. Node-only (sync file access keeps sweeps cheap).
 import { join } from 'node:path';
-import { SerialQueue } from '@toolhost/core';
+// The subpath, not the main entry: this runs in the index worker, which would otherwise load core's tokenizer.
+import { SerialQueue } from '@toolhost/core/serial-queue';
 import type { ChangeJournal } from './change-journal.js';
 import { readFileEntry, type FileEntry } from './file-entry.js';
 import type { SyntaxParser } from './grammar-loader.js';
