@@ -251,7 +251,7 @@ async function benchCorpus(corpus: Corpus, root: string, rows: string[][], index
     for (const query of corpus.queries) warmFirst.set(query.label, await timeSearch(warmStart, workspace, query.args));
     await warmStart.close();
 
-    // The same first search in a process of its own, for the definition and usage queries (the goal's kinds).
+    // The same first search in a process of its own, for the definition and usage queries (the kinds the symbol index serves).
     for (const query of corpus.queries.filter((entry) => /^(definition|usage) /.test(entry.label))) {
       const warm = rg.get(query.label)!.warm;
       const atOnce = median(Array.from({ length: NEW_PROCESS_RUNS }, () => timeInNewProcess(root, query.args, 0)));

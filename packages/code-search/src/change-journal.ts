@@ -5,6 +5,7 @@
 import { type FSWatcher, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, unlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { isUnder } from './path-under.js';
 
 /**
  * What changed since the last sync: folders to list again, paths (files or folders) to stat again, and the paths named
@@ -97,10 +98,6 @@ function removeOrphanCookieFolders(parent: string): void {
   }
 }
 
-function under(start: string, path: string): boolean {
-  return start === '' || path === start || path.startsWith(`${start}/`);
-}
-
 /**
  * Creates the journal of the workspace at `root`. Only Linux local file systems are supported (inotify queues the events of
  * all folders of one thread in order, which the cookie relies on); elsewhere it returns undefined and the index checks every
@@ -183,7 +180,7 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
     },
     unwatchUnder(folder) {
       for (const [watched, watcher] of watchers) {
-        if (!under(folder, watched)) continue;
+        if (!isUnder(folder, watched)) continue;
         watcher.close();
         watchers.delete(watched);
       }

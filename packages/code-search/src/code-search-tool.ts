@@ -1,18 +1,18 @@
-import { ErrorCode, errorResult, okResult, resolveWorkspacePath, type ToolContext, type ToolImplementation, type ToolResult, type Workspace } from '@toolhost/core';
+import { okResult, type ToolContext, type ToolImplementation, type ToolResult, type Workspace } from '@toolhost/core';
 import { codeSearchSchema, RESULT_TYPES, type CodeSearchArgs, type ResultType } from './code-search-schema.js';
 import { formatResults } from './format-results.js';
 import { createSyntaxParser, nodeGrammarSource, warmSyntaxRuntime, type GrammarSource } from './grammar-loader.js';
-import { extensionOf, resolveFileTypes } from './language-table.js';
+import { extensionOf, languageOfPath } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache, DEFAULT_CACHE_SOURCE_CHARS } from './parse-cache.js';
 import { createResultCache, snapshotWorkspace } from './result-cache.js';
 import { createRipgrepSearches, type RipgrepSearches } from './ripgrep-prefilter.js';
-import { occurrencesNeedParse } from './classify-occurrences.js';
-import { MAX_PARSE_BYTES } from './file-limits.js';
+import { definitionCandidates } from './definition-candidates.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
 import { comparePaths, walkWorkspace } from './workspace-walker.js';
-import type { IndexedFile } from './index-store.js';
-import { languageOfPath } from './language-table.js';
+import type { IndexedFile } from './index-lookups.js';
+import type { IndexLookupRequest } from './index-lookup-request.js';
+import { resolveSearchScope } from './search-scope.js';
 import { startSymbolIndex, type IndexLookup, type ScanSupport, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
 
 /** Narrows the files whose content may contain the query (e.g. ripgrep on a disk workspace); undefined means "no opinion". */
@@ -66,8 +66,24 @@ function respond(query: string, outcome: SearchOutcome): ToolResult {
   return okResult(output, { results: outcome.results, truncated: outcome.truncated, hints: outcome.hints });
 }
 
-/** What a line from ripgrep is read after (see definitionCandidates). */
-const JOINED_LINE = '\\\n';
+/** Asks the index (checked against the disk first) for the files that can hold a result; undefined while it is not ready. */
+function lookUpIndex(
+  symbols: SymbolIndex,
+  request: IndexLookupRequest,
+  resultTypes: ReadonlySet<ResultType>,
+  syntaxQuery: boolean,
+  identifierQuery: boolean,
+): Promise<IndexLookup | undefined> {
+  if (syntaxQuery && !resultTypes.has('text')) {
+    // Definitions and usages only: the index names every file that can hold one. Searching one kind alone, parsed files
+    // holding only the other kind cannot add a result and are not read.
+    const only = resultTypes.has('usage') ? (resultTypes.has('definition') ? undefined : 'usage') : 'definition';
+    return symbols.lookup({ ...request, only });
+  }
+  // Text wanted: the trigram filters name the files that may hold it, and the index classifies the occurrences of those it
+  // holds unchanged (an occurrence that is no identifier is text); the rest are parsed.
+  return symbols.textLookup({ ...request, identifiers: identifierQuery });
+}
 
 /** Creates the code_search tool: literal scan, tree-sitter classification, parse cache shared across calls. */
 export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeSearchTool {
@@ -136,24 +152,9 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
 
   async function search(args: CodeSearchArgs, context: ToolContext): Promise<ToolResult> {
     const workspace = context.workspace;
-    let start = '';
-    if (args.path !== undefined) {
-      const checked = await resolveWorkspacePath(workspace, args.path);
-      if (!checked.ok) return errorResult(ErrorCode.OutsideWorkspace, `${checked.message}. Pass a path inside ${workspace.root}.`);
-      start = checked.relative;
-      const stat = await workspace.stat(start);
-      if (!stat || (stat.kind !== 'file' && stat.kind !== 'directory')) {
-        return errorResult(ErrorCode.InvalidArguments, `path ${JSON.stringify(args.path)} does not exist in the workspace; omit path or pass an existing file or folder.`);
-      }
-      const real = await workspace.realpath(start);
-      if (real?.inside) start = real.path;
-    }
-    let extensions: ReadonlySet<string> | undefined;
-    if (args.file_types !== undefined && args.file_types.length > 0) {
-      const selection = resolveFileTypes(args.file_types);
-      if (!selection.ok) return errorResult(ErrorCode.InvalidArguments, selection.message);
-      extensions = selection.extensions;
-    }
+    const scope = await resolveSearchScope(workspace, args);
+    if (!scope.ok) return scope.result;
+    const { start, extensions } = scope;
     const resultTypes = new Set<ResultType>(args.result_types ?? RESULT_TYPES);
     const matcher = createLiteralMatcher(args.query);
 
@@ -176,17 +177,8 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
     let known: Map<string, IndexedFile> | undefined;
     let indexed: IndexLookup | undefined;
     if (symbols && wantContent) {
-      const request = { query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, paths: wantPaths };
-      if (syntaxQuery && !resultTypes.has('text')) {
-        // Definitions and usages only: the index (checked against the disk) names every file that can hold one.
-        // Searching one kind alone, parsed files holding only the other kind cannot add a result and are not read.
-        const only = resultTypes.has('usage') ? (resultTypes.has('definition') ? undefined : 'usage') : 'definition';
-        indexed = await symbols.lookup({ ...request, only });
-      } else {
-        // Text wanted: the trigram filters name the files that may hold it, and the index classifies the occurrences of
-        // those it holds unchanged (an occurrence that is no identifier is text); the rest are parsed.
-        indexed = await symbols.textLookup({ ...request, identifiers: identifierQuery });
-      }
+      const request: IndexLookupRequest = { query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, paths: wantPaths };
+      indexed = await lookUpIndex(symbols, request, resultTypes, syntaxQuery, identifierQuery);
       if (indexed) known = new Map(indexed.files.filter((file) => file.occurrences).map((file) => [file.path, file]));
     }
     // A scan while the index builds: the build waits for it (the two would share the cores), and the worker takes a share of
@@ -198,32 +190,6 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       resumeBuild?.();
     }
 
-    /**
-     * Definitions alone: ripgrep's matching lines show which files may declare the query (the same lexical rules as a
-     * scan's, on one line); the others are not read, but for those over 2 MB, which still count for their hint.
-     */
-    async function definitionCandidates(searches: RipgrepSearches, request: Parameters<CandidatePrefilter>[0]): Promise<ReadonlySet<string> | undefined> {
-      const length = matcher.query.length;
-      const found = await searches.definitionCandidates(request, (path, line) => {
-        const grammar = languageOfPath(path)?.grammar;
-        // A line alone does not show how the line before it ended: it is read as following a line that a backslash joins
-        // to it (in Python, `def \` then the name), which the rules take as telling nothing.
-        const joined = `${JOINED_LINE}${line}`;
-        const starts = matcher.find(joined);
-        // A line with no occurrence this search sees (no grammar, or ripgrep matched what it does not): the scan decides.
-        return grammar === undefined || starts.length === 0 || occurrencesNeedParse(joined, starts, length, grammar, true);
-      });
-      if (!found) return searches.prefilter(request);
-      const candidates = new Set(found.files);
-      await Promise.all(
-        [...found.noDeclaration].map(async (path) => {
-          const stat = await workspace.lstat(path).catch(() => undefined);
-          if (stat && stat.size <= MAX_PARSE_BYTES) candidates.delete(path);
-        }),
-      );
-      return candidates;
-    }
-
     async function scan(): Promise<ToolResult> {
       const startedAtMs = Date.now();
       const snapshot = useResultCache ? snapshotWorkspace(workspace, start, context.signal).catch(() => undefined) : undefined;
@@ -231,7 +197,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       const prefiltered = indexed
         ? Promise.resolve(new Set(indexed.files.map((file) => file.path)))
         : definitionsOnly && ripgrep
-          ? definitionCandidates(ripgrep, request)
+          ? definitionCandidates(ripgrep, request, matcher, workspace)
           : wantContent && prefilter
             ? prefilter(request)
             : Promise.resolve(undefined);

@@ -114,6 +114,42 @@ describe('the index store with a change journal', () => {
   });
 });
 
+describe('index lookups', () => {
+  const parser = createSyntaxParser(nodeGrammarSource);
+  afterAll(() => parser.dispose());
+
+  it('keep to the folder and extensions asked for, in candidates and in the paths that hold the query', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'index-store-lookup-'));
+    try {
+      mkdirSync(join(root, 'src'));
+      mkdirSync(join(root, 'docs'));
+      writeFileSync(join(root, 'src/widget.ts'), 'export function Widget() {}\nWidget();\n');
+      writeFileSync(join(root, 'src/widget.py'), 'def Widget():\n    pass\n');
+      writeFileSync(join(root, 'docs/widget.md'), 'Widget notes\n');
+      const store = createIndexStore({ root, parser });
+      await store.build();
+      const named = (answer: Awaited<ReturnType<typeof store.lookup>>) =>
+        answer.ready ? { files: answer.files.map((file) => file.path).sort(), paths: answer.paths?.sort() } : 'not ready';
+
+      const request = { query: 'Widget', caseSensitive: false, start: '', paths: true };
+      // Prose holds no identifiers: a definition or usage lookup names it only among the paths.
+      expect(named(await store.lookup(request))).toEqual({ files: ['src/widget.py', 'src/widget.ts'], paths: ['docs/widget.md', 'src/widget.py', 'src/widget.ts'] });
+      expect(named(await store.lookup({ ...request, start: 'src', extensions: new Set(['ts']) }))).toEqual({ files: ['src/widget.ts'], paths: ['src/widget.ts'] });
+      expect(named(await store.lookup({ ...request, caseSensitive: true, extensions: new Set(['ts', 'py']), paths: false }))).toEqual({
+        files: ['src/widget.py', 'src/widget.ts'],
+        paths: undefined,
+      });
+      expect(named(await store.textLookup({ ...request, identifiers: false, extensions: new Set(['md', 'py']) }))).toEqual({
+        files: ['docs/widget.md', 'src/widget.py'],
+        paths: ['docs/widget.md', 'src/widget.py'],
+      });
+      expect(named(await store.textLookup({ ...request, identifiers: false, start: 'docs' }))).toEqual({ files: ['docs/widget.md'], paths: ['docs/widget.md'] });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the index build', () => {
   const parser = createSyntaxParser(nodeGrammarSource);
   afterAll(() => parser.dispose());

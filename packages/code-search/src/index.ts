@@ -1,7 +1,9 @@
 export { codeSearchSchema, RESULT_TYPES, type ResultType, type CodeSearchArgs } from './code-search-schema.js';
 export { createCodeSearchTool, type CodeSearchTool, type CodeSearchToolOptions, type CandidatePrefilter } from './code-search-tool.js';
 export { createSymbolIndex, symbolIndexCacheFile, type IndexLookup, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
-export type { IndexedFile, IndexStats } from './index-store.js';
+export type { IndexStats } from './index-store.js';
+export type { IndexedFile } from './index-lookups.js';
+export type { IndexLookupRequest, SymbolLookupRequest, TextLookupRequest } from './index-lookup-request.js';
 export { GRAMMAR_WASM_FILES, nodeGrammarSource, createSyntaxParser, type GrammarSource, type SyntaxParser } from './grammar-loader.js';
 export { LANGUAGES, resolveFileTypes, languageOfPath, type LanguageInfo, type GrammarId, type FileTypeSelection } from './language-table.js';
 export { createLiteralMatcher, isCaseSensitive, type LiteralMatcher } from './literal-matcher.js';

@@ -45,7 +45,7 @@ const OMITTED_LINE = /^\[Omitted long (?:matching )?line(?: with \d+ matches)?\]
 
 /** Creates both ripgrep searches over one lookup of the binary. Node builtins are imported lazily. */
 export function createRipgrepSearches(options: RipgrepPrefilterOptions = {}): RipgrepSearches {
-  // Looked up as the prefilter is made, not in the first search: loading these modules took that search 15-20 ms.
+  // Looked up as the prefilter is made, so the first search does not wait for these modules to load.
   const binary = options.rgPath ? Promise.resolve(options.rgPath) : defaultRgPath();
   const childProcess = import('node:child_process').catch(() => undefined);
 

@@ -1,27 +1,26 @@
 import type { Workspace } from '@toolhost/core';
-import { classifyOccurrences, type OccurrenceKind } from './classify-occurrences.js';
 import type { ResultType } from './code-search-schema.js';
 import type { SyntaxParser } from './grammar-loader.js';
 import { languageOfPath } from './language-table.js';
 import { hasLexicalKinds } from './lexical-kinds.js';
 import { pathHolds, type LiteralMatcher } from './literal-matcher.js';
-import type { IndexedFile } from './index-store.js';
+import type { IndexedFile } from './index-lookups.js';
 import type { ParseCache } from './parse-cache.js';
 import type { ScanAssist } from './scan-assist.js';
-import { CONTENT_TYPES, decideFromFacts, readFileFacts, scanFile, type ClassifyFile, type ContentType, type FileFacts, type FileScan } from './scan-file.js';
+import { CONTENT_TYPES, decideFromFacts, readFileFacts, scanFile, type ContentType, type FileFacts, type FileScan } from './scan-file.js';
 import { compareHits, type SearchHit } from './search-hit.js';
-import { SYNTAX_SPECS } from './syntax-spec.js';
+import { searchHints, type Unavailable } from './search-hints.js';
+import { createSearchClassifier } from './search-classifier.js';
+import { createSearchReads, LARGE, SKIPPED, type BinaryVerdicts } from './search-reads.js';
 import { RESULT_TYPES } from './code-search-schema.js';
-
-import { MAX_PARSE_BYTES, RACY_MARGIN_MS } from './file-limits.js';
 
 const READ_AHEAD = 24;
 /** How far past a file the other thread holds this search reads ahead while it waits. */
 const MAX_AHEAD = 64;
 /**
- * The longest a search holds the event loop between files. Reads of a folder on this machine settle without a turn of it,
- * so a long scan gives one to the other calls at this interval; not more often: in a new process, a turn taken while V8
- * compiles the parser's wasm in the background cost the search 100-130 ms.
+ * The longest a search holds the event loop between files: reads of a local folder settle without a turn of it, so a long
+ * scan gives one to the other calls at this interval, and no more often, since a turn taken while V8 compiles the parser's
+ * wasm in the background lets that compile hold the search up.
  */
 const TURN_MS = 200;
 
@@ -52,7 +51,7 @@ export interface SearchEnvironment {
   readonly cache: ParseCache;
   readonly signal?: AbortSignal;
   /** Files found binary (NUL in their first bytes), by size and mtime: skipped unread while both hold. */
-  readonly binaries?: Map<string, { mtimeMs: number; size: number }>;
+  readonly binaries?: BinaryVerdicts;
   /**
    * Where reads still in flight when the search is done (read ahead but not needed, as after an early stop) are left to
    * settle: the caller awaits them before it closes. Without it the search waits for them before answering.
@@ -81,31 +80,6 @@ export interface SearchOutcome {
   hints: string[];
   /** Files whose content was read and scanned; how many of them were parsed (here or on the other thread), classified from a cached tree or the index, or told apart by a lexical scan alone. */
   stats: { scanned: number; parsed: number; cachedTrees: number; indexed: number; assisted: number; lexical: number };
-}
-
-interface Unavailable {
-  noGrammar: Map<string, number>;
-  large: number;
-  failedGrammars: Set<string>;
-}
-
-/** Read in place of a file known to be binary and unchanged. */
-const SKIPPED = new Uint8Array(0);
-/** Read in place of a candidate over 2 MB that can only count for the hint. */
-const LARGE = new Uint8Array(0);
-/** Binary verdicts kept per search tool. */
-const MAX_BINARIES = 10_000;
-
-/** Records a binary verdict once the file's mtime is old enough to vouch for the bytes just read (racy-git rule). */
-function rememberBinary(workspace: Workspace, binaries: Map<string, { mtimeMs: number; size: number }>, path: string, length: number): Promise<void> {
-  return workspace.lstat(path).then(
-    (stat) => {
-      if (!stat || stat.size !== length || stat.mtimeMs >= Date.now() - RACY_MARGIN_MS) return;
-      if (binaries.size >= MAX_BINARIES) binaries.clear();
-      binaries.set(path, { mtimeMs: stat.mtimeMs, size: stat.size });
-    },
-    () => undefined,
-  );
 }
 
 /** Searches `files` in path order, stopping once the first requested category alone holds more than `maxResults`. */
@@ -152,31 +126,10 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   }
 
   const contentFiles = wantContent ? files.filter((path) => !request.candidates || request.candidates.has(path)) : [];
-  const reads = new Map<number, Promise<Uint8Array | undefined>>();
-  const remembering: Array<Promise<void>> = [];
   // The prefilter says every candidate contains the query: without text wanted, a file over 2 MB needs no reading, only a
   // hint, so its size is checked first (in the read-ahead, never one file at a time).
   const sizeFirst = request.candidates !== undefined && request.candidatesExact === true && !resultTypes.has('text');
-  const read = (index: number) => {
-    let pending = reads.get(index);
-    if (!pending) {
-      const path = contentFiles[index];
-      const known = environment.binaries?.get(path);
-      // A known binary is skipped unread unless, being large, it may still count for the "over 2 MB" hint.
-      const skippable = known !== undefined && (resultTypes.has('text') || known.size <= MAX_PARSE_BYTES);
-      const reading = skippable
-        ? workspace.lstat(path).then((stat) => (stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size ? SKIPPED : workspace.readFile(path)))
-        : sizeFirst
-          ? workspace.lstat(path).then((stat) => (stat && stat.size > MAX_PARSE_BYTES ? LARGE : workspace.readFile(path)))
-          : workspace.readFile(path);
-      pending = reading.then(
-        (bytes) => bytes,
-        () => undefined,
-      );
-      reads.set(index, pending);
-    }
-    return pending;
-  };
+  const reads = createSearchReads(contentFiles, { workspace, binaries: environment.binaries, text: resultTypes.has('text'), sizeFirst });
 
   // Another thread takes a share of the files (the index worker while it builds), unless the index already classified some
   // or no file may need a parse (Go, Rust and Python files are mostly told apart lexically): then sharing costs more than
@@ -185,39 +138,13 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   /** Facts of files this search claimed and read before their turn, while it waited for the other thread. */
   const ahead = new Map<number, Promise<FileFacts | undefined>>();
 
-  const classify: ClassifyFile = async (path, grammar, text, starts) => {
-    const length = matcher.query.length;
-    const stat = await workspace.lstat(path);
-    const known = request.known?.get(path);
-    if (known?.occurrences && stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size) {
-      const byStart = new Map(known.occurrences.map((occurrence) => [occurrence.start, occurrence.definition] as const));
-      const kinds = starts.map((start): OccurrenceKind => {
-        const definition = byStart.get(start);
-        return definition === undefined ? 'text' : definition ? 'definition' : 'usage';
-      });
-      return { kinds, classifiedBy: 'index' };
-    }
-    const cached = stat ? cache.get(path, stat.mtimeMs, stat.size) : undefined;
-    if (cached) return { kinds: classifyOccurrences(SYNTAX_SPECS[grammar], cached, starts, length), classifiedBy: 'cachedTree' };
-    const tree = await parser.parse(grammar, text);
-    if (!tree) return {};
-    let kinds: OccurrenceKind[];
-    try {
-      kinds = classifyOccurrences(SYNTAX_SPECS[grammar], tree, starts, length);
-    } catch (error) {
-      tree.delete();
-      throw error;
-    }
-    if (stat) cache.set(path, stat.mtimeMs, stat.size, tree, text.length);
-    else tree.delete();
-    return { kinds, classifiedBy: 'parse' };
-  };
+  const classify = createSearchClassifier({ workspace, parser, cache, known: request.known }, matcher.query.length);
 
   /** Adds what one file holds, in path order: a kind already holding max_results hits only counts. */
   const apply = (path: string, scan: FileScan, assisted: boolean) => {
     const overflowing = overflow.size;
     if (scan.scanned) stats.scanned++;
-    if (scan.binary && environment.binaries) remembering.push(rememberBinary(workspace, environment.binaries, path, scan.length ?? 0));
+    if (scan.binary) reads.rememberBinary(path, scan.length ?? 0);
     if (scan.large) unavailable.large++;
     if (scan.noGrammar) unavailable.noGrammar.set(scan.noGrammar, (unavailable.noGrammar.get(scan.noGrammar) ?? 0) + 1);
     if (scan.failedGrammar) unavailable.failedGrammars.add(scan.failedGrammar);
@@ -237,7 +164,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
    * undefined leaves the file to its turn: a known binary, a file over 2 MB counted unread, or a failed read or parse.
    */
   const readAhead = async (index: number): Promise<FileFacts | undefined> => {
-    const bytes = await read(index);
+    const bytes = await reads.read(index);
     if (!bytes || bytes === SKIPPED || bytes === LARGE) return undefined;
     return readFileFacts(contentFiles[index], bytes, { matcher, resultTypes, maxResults, classify, overflowed: new Set(overflow) }).catch(() => undefined);
   };
@@ -294,7 +221,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
         if (scan) {
           // A read this search started has settled (it read ahead); one it started before the other thread claimed the file
           // stays tracked until it settles.
-          if (mine) reads.delete(index);
+          if (mine) reads.release(index);
           apply(path, scan, !mine);
           continue;
         }
@@ -304,10 +231,10 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       // Files are read ahead, except those that could add nothing when their turn to be read ahead comes (or that the other
       // thread took).
       for (prefetched = Math.max(prefetched, index); prefetched < Math.min(contentFiles.length, index + READ_AHEAD); prefetched++) {
-        if (prefetched === index || (mayAdd(contentFiles[prefetched]) && !assist?.taken(prefetched))) read(prefetched);
+        if (prefetched === index || (mayAdd(contentFiles[prefetched]) && !assist?.taken(prefetched))) reads.read(prefetched);
       }
-      const bytes = await read(index);
-      reads.delete(index);
+      const bytes = await reads.read(index);
+      reads.release(index);
       if (bytes === SKIPPED || !bytes) continue;
       if (bytes === LARGE) {
         unavailable.large++;
@@ -320,7 +247,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
     assist?.stop();
   }
   // Reads still in flight hold file handles: they settle before the caller closes, or before this returns.
-  const settling = [...reads.values(), ...remembering];
+  const settling = reads.unsettled();
   const { inFlight } = environment;
   if (inFlight) {
     for (const pending of settling) {
@@ -335,26 +262,6 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const sorted = [...unique.values()].sort(compareHits);
   const truncated = stoppedEarly || overflow.size > 0 || sorted.length > maxResults;
   const results = sorted.slice(0, maxResults);
-  const hints: string[] = [];
-  if (truncated) {
-    hints.push(
-      `truncated: true — more results exist than the ${maxResults} shown; narrow path, file_types or result_types, or raise max_results (up to 100).`,
-    );
-  }
-  if (wantSyntax) {
-    if (!matcher.identifierLike) {
-      hints.push(`${JSON.stringify(matcher.query)} is not an identifier, so it has no definition or usage results; its matches are text.`);
-    }
-    if (unavailable.noGrammar.size > 0) {
-      const list = [...unavailable.noGrammar].map(([name, count]) => `${name} (${count} file${count === 1 ? '' : 's'})`).join(', ');
-      hints.push(`Definitions and usages are unavailable for ${list}: no grammar for that language, so its matches are reported as text.`);
-    }
-    if (unavailable.large > 0) {
-      hints.push(`${unavailable.large} matching file${unavailable.large === 1 ? ' is over 2 MB and was' : 's are over 2 MB and were'} searched as text only.`);
-    }
-    if (unavailable.failedGrammars.size > 0) {
-      hints.push(`The grammar for ${[...unavailable.failedGrammars].join(', ')} could not be loaded; matches in those files are reported as text.`);
-    }
-  }
+  const hints = searchHints({ matcher, maxResults, truncated, wantSyntax, unavailable });
   return { results, truncated, hints, stats };
 }

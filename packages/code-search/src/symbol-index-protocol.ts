@@ -1,11 +1,13 @@
-import type { IndexedFile, IndexStats, LookupAnswer } from './index-store.js';
+import type { IndexStats } from './index-store.js';
+import type { IndexedFile, LookupAnswer } from './index-lookups.js';
 import type { AssistedFile } from './scan-assist.js';
 import type { ResultType } from './code-search-schema.js';
+import type { SymbolLookupRequest, TextLookupRequest } from './index-lookup-request.js';
 
 /** A message from a SymbolIndex to its worker. */
 export type WorkerRequest =
-  | { id: number; type: 'lookup'; query: string; caseSensitive: boolean; start: string; extensions?: string[]; only?: 'definition' | 'usage'; paths?: boolean }
-  | { id: number; type: 'textLookup'; query: string; caseSensitive: boolean; start: string; extensions?: string[]; identifiers: boolean; paths?: boolean }
+  | ({ id: number; type: 'lookup' } & SymbolLookupRequest)
+  | ({ id: number; type: 'textLookup' } & TextLookupRequest)
   | { id: number; type: 'occurrences'; query: string; caseSensitive: boolean; paths: string[] }
   | {
       id: number;

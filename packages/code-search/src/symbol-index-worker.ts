@@ -13,7 +13,7 @@ const { root, cacheFile, watch } = workerData as { root: string; cacheFile?: str
 const port = parentPort!;
 /**
  * Grammar bytes read synchronously, handed to web-tree-sitter as bytes: its own read of a path (fs/promises) still in
- * flight when close() terminates this thread left the grammar file's descriptor open in the process for good.
+ * flight when close() terminates this thread would leave the grammar file's descriptor open in the process for good.
  */
 const grammarSource: GrammarSource = async (grammar) => {
   const source = await nodeGrammarSource(grammar);

@@ -120,6 +120,8 @@ describe('the symbol index behind code_search', () => {
       }
       const narrowed = { query, result_types: ['definition', 'usage'], path: 'native', file_types: ['java', 'c'] };
       if (index % 4 === 0) expect(await search(tool, workspace, narrowed)).toBe(await search(baseline, createNodeWorkspace(root), narrowed));
+      const narrowedText = { ...narrowed, result_types: ['text', 'path'] };
+      if (index % 8 === 0) expect(await search(tool, workspace, narrowedText)).toBe(await search(baseline, createNodeWorkspace(root), narrowedText));
     }
     // Definitions and usages come from the index: prose and strings-only files are never opened for them.
     reads.length = 0;

@@ -1,6 +1,8 @@
-import type { IndexedFile, IndexStats } from './index-store.js';
+import type { IndexStats } from './index-store.js';
+import type { IndexedFile } from './index-lookups.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 import type { ResultType } from './code-search-schema.js';
+import type { SymbolLookupRequest, TextLookupRequest } from './index-lookup-request.js';
 import { createAssistAnswers, createClaimSlots, scanAssistOver, type ScanAssist } from './scan-assist.js';
 
 /** What an index lookup names: candidate files, and the files whose path holds the query when asked. */
@@ -34,27 +36,13 @@ export interface SymbolIndex {
    * date with the disk; with `paths`, also the files whose path holds the query. Undefined while the index is not ready
    * (search by scanning then).
    */
-  lookup(request: {
-    query: string;
-    caseSensitive: boolean;
-    start: string;
-    extensions?: ReadonlySet<string>;
-    only?: 'definition' | 'usage';
-    paths?: boolean;
-  }): Promise<IndexLookup | undefined>;
+  lookup(request: SymbolLookupRequest): Promise<IndexLookup | undefined>;
   /**
    * Files under `start` that may contain `query` as text (a trigram filter per file), after bringing the index up to date;
    * with `identifiers`, the identifier nodes spelled like it in trusted parsed files; with `paths`, the files whose path holds
    * it. Undefined while the index is not ready or for a query under three characters.
    */
-  textLookup(request: {
-    query: string;
-    caseSensitive: boolean;
-    start: string;
-    extensions?: ReadonlySet<string>;
-    identifiers: boolean;
-    paths?: boolean;
-  }): Promise<IndexLookup | undefined>;
+  textLookup(request: TextLookupRequest): Promise<IndexLookup | undefined>;
   /** Stored identifier nodes spelled like `query` in `paths` (entries old enough to be trusted by mtime + size); empty until ready. */
   occurrences(request: { query: string; caseSensitive: boolean; paths: readonly string[] }): Promise<Map<string, IndexedFile>>;
   /** Counters of the index; undefined once closed. */
@@ -224,12 +212,12 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
     },
     async lookup({ query, caseSensitive, start, extensions, only, paths }) {
       if (!isReady) return undefined;
-      const response = await ask({ type: 'lookup', query, caseSensitive, start, extensions: extensions ? [...extensions] : undefined, only, paths });
+      const response = await ask({ type: 'lookup', query, caseSensitive, start, extensions: extensions ? new Set(extensions) : undefined, only, paths });
       return lookupOf(response);
     },
     async textLookup({ query, caseSensitive, start, extensions, identifiers, paths }) {
       if (!isReady) return undefined;
-      const response = await ask({ type: 'textLookup', query, caseSensitive, start, extensions: extensions ? [...extensions] : undefined, identifiers, paths });
+      const response = await ask({ type: 'textLookup', query, caseSensitive, start, extensions: extensions ? new Set(extensions) : undefined, identifiers, paths });
       return lookupOf(response);
     },
     async occurrences({ query, caseSensitive, paths }) {
@@ -251,8 +239,8 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
         const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
         await ask({ type: 'close' });
         closed = true;
-        // The worker ends by itself once its last reads settle: terminated in the middle of a read (a module, a grammar), it
-        // left that file's descriptor open in the process. It is terminated only past the grace time.
+        // The worker ends by itself once its last reads settle, and is terminated only past the grace time: terminated in the
+        // middle of a read (a module, a grammar), it would leave that file's descriptor open in the process.
         await exited;
         clearTimeout(timer);
       }

@@ -50,6 +50,7 @@ export type {
 export { ExitSentinelScanner, newSentinelNonce, SENTINEL_PRINTF, type SentinelScan } from './exit-sentinel.js';
 export { RemoteCommandOutput } from './remote-command-output.js';
 export { ProcessListeners } from './process-listeners.js';
+export { SerialQueue } from './serial-queue.js';
 export { REMOTE_START_SCRIPT, REMOTE_RIPGREP_SCRIPT, remoteStartArguments, remoteFindScript, remoteKillScript } from './remote-scripts.js';
 export { ripgrepFileListArguments, parseRipgrepFileList, type FileContentQuery } from './ripgrep-arguments.js';
 export {
