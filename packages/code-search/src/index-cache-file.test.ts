@@ -38,6 +38,11 @@ describe('the index cache file', () => {
     expect(readIndexCache(file, '/work/other')).toBeUndefined();
   });
 
+  it('answers false, without throwing, when a file stands where its folder would be', () => {
+    writeFileSync(join(folder, 'blocker'), 'a file, not a folder');
+    expect(writeIndexCache(join(folder, 'blocker', 'nested', 'index.v8'), stored)).toBe(false);
+  });
+
   it('answers false and leaves nothing behind when the file cannot be written', () => {
     // A folder where the file should be: the temporary file is written, then cannot be renamed over it.
     const file = join(folder, 'index.v8');

@@ -38,7 +38,11 @@ export function writeIndexCache(cacheFile: string, stored: StoredIndex): boolean
     renameSync(temporary, cacheFile);
     return true;
   } catch {
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // The folder may not exist at all (a file stands where it would be): there is nothing to remove.
+    }
     return false;
   }
 }
