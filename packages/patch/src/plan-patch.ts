@@ -5,7 +5,7 @@ import { planUpdate, type ChunkStatus } from './plan-update.js';
 import { resolveTarget, type ResolvedTarget } from './resolve-target.js';
 import { decodeText, encodeDocument, majorityEnding, splitLines, type TextDocument } from './text-document.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
-import { insertLines, replaceOnce } from './text-edits.js';
+import { insertLines, replaceOnce, type TextEditResult } from './text-edits.js';
 
 /** Error codes a planned operation can fail with. */
 export type PlanErrorCode =
@@ -85,6 +85,32 @@ function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolea
 function isPresent(target: Extract<ResolvedTarget, { ok: true }>, file: FileRecord | undefined): boolean {
   if (target.kind === 'file' || target.kind === 'missing') return file?.bytes !== undefined;
   return true;
+}
+
+/** The replace or insert of a text editor command, on the document as planned so far. */
+function applyTextEdit(operation: Extract<PatchOperation, { kind: 'replace' | 'insert' }>, document: TextDocument, path: string, phrases: EditPhrases): TextEditResult {
+  return operation.kind === 'replace'
+    ? replaceOnce(document, operation.oldText, operation.newText, path, phrases)
+    : insertLines(document, operation.afterLine, operation.text, phrases);
+}
+
+/** The writes and removals that turn the files as they were into the files as planned. */
+function changesOf(files: Iterable<FileRecord>): FileChange[] {
+  const changes: FileChange[] = [];
+  for (const file of files) {
+    if (sameBytes(file.before, file.bytes) && !file.removeLink) continue;
+    changes.push({
+      key: file.key,
+      before: file.before,
+      beforeMode: file.beforeMode,
+      after: file.bytes,
+      mode: file.mode,
+      removeLink: file.removeLink,
+      linkTarget: file.linkTarget,
+      createsFolders: file.before === undefined && file.bytes !== undefined ? file.createsFolders : undefined,
+    });
+  }
+  return changes;
 }
 
 /** Every workspace-relative key the patch may touch (for locking before planning). */
@@ -227,20 +253,16 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrase
       continue;
     }
     if (operation.kind === 'replace' || operation.kind === 'insert') {
-      const edited =
-        operation.kind === 'replace'
-          ? replaceOnce(decoded.document, operation.oldText, operation.newText, target.path, phrases)
-          : insertLines(decoded.document, operation.afterLine, operation.text, phrases);
+      const edited = applyTextEdit(operation, decoded.document, target.path, phrases);
       if (!edited.ok) {
         fail(edited.code, edited.message);
         continue;
       }
-      const document: TextDocument = edited.document;
-      const newBytes = encodeDocument(document);
+      const newBytes = encodeDocument(edited.document);
       const unchanged = sameBytes(newBytes, file.bytes);
       file.bytes = newBytes;
-      file.document = document;
-      diff.push(createDiffEntry({ path: target.path, operation: 'updated', oldLines: decoded.document.lines, newLines: document.lines, unchanged }));
+      file.document = edited.document;
+      diff.push(createDiffEntry({ path: target.path, operation: 'updated', oldLines: decoded.document.lines, newLines: edited.document.lines, unchanged }));
       modified.push(target.path);
       report.ok = true;
       continue;
@@ -297,20 +319,7 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrase
     report.ok = true;
   }
 
-  const changes: FileChange[] = [];
-  for (const file of records.values()) {
-    if (sameBytes(file.before, file.bytes) && !file.removeLink) continue;
-    changes.push({
-      key: file.key,
-      before: file.before,
-      beforeMode: file.beforeMode,
-      after: file.bytes,
-      mode: file.mode,
-      removeLink: file.removeLink,
-      linkTarget: file.linkTarget,
-      createsFolders: file.before === undefined && file.bytes !== undefined ? file.createsFolders : undefined,
-    });
-  }
+  const changes = changesOf(records.values());
   const ok = reports.every((report) => report.ok);
   const summary = [...added.map((path) => `A ${path}`), ...modified.map((path) => `M ${path}`), ...deleted.map((path) => `D ${path}`)];
   return { ok, reports, changes: ok ? changes : [], diff, summary, keys };
