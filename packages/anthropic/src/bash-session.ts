@@ -1,3 +1,4 @@
+import { SerialQueue } from '@toolhost/core/serial-queue';
 import { errorResult, okResult, type ToolHost, type ToolResult } from 'toolhost';
 
 /** Options of Anthropic's bash tool. */
@@ -17,7 +18,7 @@ type BashHost = Pick<ToolHost, 'call' | 'budget'> & Partial<Pick<ToolHost, 'reco
 interface BashState {
   sessionId?: number;
   /** Commands run one at a time, in order. */
-  queue: Promise<unknown>;
+  queue: SerialQueue;
 }
 
 const states = new WeakMap<object, BashState>();
@@ -115,7 +116,7 @@ async function runCommand(host: BashHost, state: BashState, command: string, opt
 export function runBash(host: BashHost, input: unknown, options: BashOptions = {}): Promise<ToolResult> {
   let state = states.get(host);
   if (!state) {
-    state = { queue: Promise.resolve() };
+    state = { queue: new SerialQueue() };
     states.set(host, state);
   }
   const current = state;
@@ -133,7 +134,5 @@ export function runBash(host: BashHost, input: unknown, options: BashOptions = {
     }
     return runCommand(host, current, args.command, options);
   };
-  const next = current.queue.then(task, task);
-  current.queue = next.catch(() => {});
-  return next;
+  return current.queue.run(task);
 }

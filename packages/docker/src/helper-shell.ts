@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SerialQueue } from '@toolhost/core';
 import type { ScriptOutcome } from './script-workspace.js';
 
 /** A started `/bin/sh` that reads scripts from its input: stdout/stderr demultiplexed, input writable, end signalled. */
@@ -30,7 +31,7 @@ function quote(word: string): string {
  * request costs one round trip and no process start by the engine.
  */
 class HelperShell {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private current: Request | undefined;
   private buffer: Buffer[] = [];
   private tail = '';
@@ -92,9 +93,7 @@ class HelperShell {
             : `(base64 -d | (set -- ${args.map(quote).join(' ')}\n${script}\n)) 2>/dev/null <<'${fence}'`;
         this.stream.write(`${runLine}\n${input === undefined ? '' : `${body}${fence}\n`}printf '%s%d\\n' '${marker}' $?\n`);
       });
-    const next = this.queue.then(task, task);
-    this.queue = next.catch(() => {});
-    return next;
+    return this.queue.run(task);
   }
 
   end(): void {
