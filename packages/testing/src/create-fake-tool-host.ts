@@ -10,10 +10,9 @@ import {
   type ToolResult,
 } from '@toolhost/core';
 import type { CatalogEmbedder, CatalogEntry } from '@toolhost/catalog';
+import { createBuiltinImplementations, createToolRuntime } from '@toolhost/runtime';
 import {
   checkProfileSettings,
-  createBuiltinImplementations,
-  createToolRuntime,
   vocabularyOf,
   currentShellEnvironment,
   resolveShellProfile,

@@ -15,22 +15,24 @@ import type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catal
 import { createExecTools, createLocalEnvironment, type ExecGateway } from '@toolhost/exec';
 import {
   checkProfileSettings,
-  createBuiltinImplementations,
-  createToolRuntime,
   vocabularyOf,
   currentShellEnvironment,
   resolveShellProfile,
   type ShellGuidance,
   type ShellProfileSetting,
+  type ToolNames,
+  type ToolProfile,
+  type VerificationGateOptions,
+} from '@toolhost/profiles';
+import {
+  createBuiltinImplementations,
+  createToolRuntime,
   type BudgetedText,
   type ToolCallOptions,
   type EditOptions,
   type FileOperation,
-  type ToolNames,
-  type ToolProfile,
-  type VerificationGateOptions,
   type WorkspacePathRead,
-} from '@toolhost/profiles';
+} from '@toolhost/runtime';
 
 /** Options of {@link createToolHost}. */
 export interface ToolHostOptions {

@@ -35,11 +35,17 @@ import {
 } from '@toolhost/catalog';
 import { parsePatch } from '@toolhost/patch';
 import { parseApplyPatchInvocation, rebaseOperations, type ApplyPatchInvocation } from './apply-patch-invocation.js';
-import { isLegacyToolName, legacyToolMessage } from './legacy-tools.js';
-import type { ShellGuidance } from './shell-profile.js';
-import { describeBuiltinTool } from './tool-descriptions.js';
-import { PROFILE_TOOLS, type ToolProfile } from './tool-profile.js';
-import { createVerificationGate, type VerificationGate, type VerificationGateOptions } from './verification-gate.js';
+import {
+  PROFILE_TOOLS,
+  createVerificationGate,
+  describeBuiltinTool,
+  isLegacyToolName,
+  legacyToolMessage,
+  type ShellGuidance,
+  type ToolProfile,
+  type VerificationGate,
+  type VerificationGateOptions,
+} from '@toolhost/profiles';
 import { readWorkspacePath, type WorkspacePathRead } from './read-workspace-path.js';
 
 /** The built-in tool implementations a runtime dispatches to (search_tools is built from the catalog). */

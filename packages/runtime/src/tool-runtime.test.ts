@@ -11,7 +11,7 @@ import {
   type ToolImplementation,
 } from '@toolhost/core';
 import { createToolRuntime, type BuiltinImplementations } from './tool-runtime.js';
-import { resolveShellProfile } from './shell-profile.js';
+import { resolveShellProfile } from '@toolhost/profiles';
 
 function recordingTool(name: string, output: (args: Record<string, unknown>) => string = () => `${name} ran`) {
   const calls: Record<string, unknown>[] = [];
