@@ -1,7 +1,7 @@
 import type { ToolImplementation } from '@toolhost/core';
 import { createApplyPatchTool } from '@toolhost/patch';
 import { createCodeSearchTool } from '@toolhost/code-search';
-import type { BuiltinImplementations } from './tool-runtime.js';
+import type { BuiltinImplementations } from './builtin-tools.js';
 
 /** The built-in tools over a host's exec pair: the real patch engine and code search, which run over any Workspace. */
 export function createBuiltinImplementations(

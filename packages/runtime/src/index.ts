@@ -1,12 +1,6 @@
-export {
-  createToolRuntime,
-  type ToolRuntime,
-  type ToolRuntimeOptions,
-  type BuiltinImplementations,
-  type ToolCallOptions,
-  type EditOptions,
-  type BudgetedText,
-} from './tool-runtime.js';
+export { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from './tool-runtime.js';
+export type { ToolSurface, ToolCallOptions, EditOptions, BudgetedText } from './tool-surface.js';
+export type { BuiltinImplementations } from './builtin-tools.js';
 export { createBuiltinImplementations } from './builtin-implementations.js';
 export { readWorkspacePath, type WorkspacePathRead } from './read-workspace-path.js';
 export type { FileOperation, PatchChunk, ChunkLine } from '@toolhost/patch';
