@@ -10,7 +10,7 @@ import {
   type ToolResult,
 } from '@toolhost/core';
 import type { CatalogEmbedder, CatalogEntry } from '@toolhost/catalog';
-import { createBuiltinImplementations, createToolRuntime } from '@toolhost/runtime';
+import { createBuiltinImplementations, createCodeSearchEngine, createPatchEngine, createToolRuntime } from '@toolhost/runtime';
 import {
   checkProfileSettings,
   vocabularyOf,
@@ -102,7 +102,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     workspace,
     spool,
     tokenizer: options.tokenizer ?? gptTokenizer,
-    implementations: createBuiltinImplementations(exec),
+    implementations: createBuiltinImplementations(profile, { exec: () => exec, patch: createPatchEngine, codeSearch: () => createCodeSearchEngine() }),
     catalog: options.catalog,
     catalogEmbedder: options.catalogEmbedder,
     catalogEmbeddingWeight: options.catalogEmbeddingWeight,

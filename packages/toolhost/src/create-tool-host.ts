@@ -26,6 +26,8 @@ import {
 } from '@toolhost/profiles';
 import {
   createBuiltinImplementations,
+  createCodeSearchEngine,
+  createPatchEngine,
   createToolRuntime,
   type BudgetedText,
   type ToolCallOptions,
@@ -162,7 +164,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     workspace,
     spool: createFileSpool(options.spoolDir),
     tokenizer: options.tokenizer ?? gptTokenizer,
-    implementations: createBuiltinImplementations(exec, options.codeSearch),
+    implementations: createBuiltinImplementations(profile, { exec: () => exec, patch: createPatchEngine, codeSearch: () => createCodeSearchEngine(options.codeSearch) }),
     catalog: options.catalog,
     catalogEmbedder: options.catalogEmbedder,
     catalogEmbeddingWeight: options.catalogEmbeddingWeight,
