@@ -1,5 +1,6 @@
 export { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from './tool-runtime.js';
 export type { ToolSurface, ToolCallOptions, EditOptions, BudgetedText } from './tool-surface.js';
+export { forwardToolSurface } from './forward-tool-surface.js';
 export type { BuiltinImplementations } from './builtin-tools.js';
 export {
   createBuiltinImplementations,

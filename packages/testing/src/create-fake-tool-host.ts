@@ -10,7 +10,7 @@ import {
   type ToolResult,
 } from '@toolhost/core';
 import type { CatalogEmbedder, CatalogEntry } from '@toolhost/catalog';
-import { createBuiltinImplementations, createCodeSearchEngine, createPatchEngine, createToolRuntime } from '@toolhost/runtime';
+import { createBuiltinImplementations, createCodeSearchEngine, createPatchEngine, createToolRuntime, forwardToolSurface } from '@toolhost/runtime';
 import {
   checkProfileSettings,
   vocabularyOf,
@@ -110,14 +110,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     vocabulary: vocabularyOf(options.toolNames),
     onCall: (name, args, result) => calls.push({ name, args, result }),
   });
-  return {
-    get tools() {
-      return runtime.tools;
-    },
-    get deferredTools() {
-      return runtime.deferredTools;
-    },
-    catalog: runtime.catalog,
+  return forwardToolSurface<FakeToolHost>(runtime, {
     shell,
     profile,
     calls,
@@ -135,11 +128,5 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
       }
       return result;
     },
-    readPath: (path) => runtime.readPath(path),
-    edit: (operations, editOptions) => runtime.edit(operations, editOptions),
-    recordCommand: (cmd, exitCode) => runtime.recordCommand(cmd, exitCode),
-    budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
-    nextSegment: () => runtime.nextSegment(),
-    close: () => runtime.close(),
-  };
+  });
 }
