@@ -16,7 +16,8 @@ import {
   type ToolResult,
 } from '@toolhost/core';
 import { createApplyPatchTool, PathLocks } from '@toolhost/patch';
-import { createToolRuntime, resolveShellProfile, type VerificationGateOptions } from '@toolhost/profiles';
+import { resolveShellProfile, type VerificationGateOptions } from '@toolhost/profiles';
+import { createToolRuntime } from '@toolhost/runtime';
 import { createToolHost, type ToolHost } from 'toolhost';
 
 /** A scripted command: exits with a code, or keeps running (`running`) until a write_stdin gives it one. */

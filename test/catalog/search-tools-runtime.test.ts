@@ -10,7 +10,8 @@ import {
   type ToolImplementation,
 } from '@toolhost/core';
 import type { CatalogEntry } from '@toolhost/catalog';
-import { createToolRuntime, resolveShellProfile } from '@toolhost/profiles';
+import { resolveShellProfile } from '@toolhost/profiles';
+import { createToolRuntime } from '@toolhost/runtime';
 import { loadRelevanceCatalog } from '../../packages/catalog/src/__fixtures__/load-relevance-catalog.js';
 
 function stubTool(name: string): ToolImplementation {

@@ -1,11 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolHost } from 'toolhost';
 import { symbolIndexCacheFile } from '@toolhost/code-search';
-
-const threads = () => readdirSync('/proc/self/task').length;
+import { threadCount as threads } from '../helpers/proc-scan.js';
 
 /** Resolves once `file` exists, woken by the folder's change events (no polling). */
 function fileAppears(file: string): Promise<void> {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { createFakeToolHost, type FakeCommand, type FakeToolHost } from '@toolhost/testing';
 import { createToolHost, type ToolHost } from 'toolhost';
-import catalog from './e2e-catalog.js';
+import catalog from '../../packages/mcp/src/__fixtures__/catalog.js';
 
 export { catalog };
 

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { gptTokenizer } from '@toolhost/core';
 import { createToolHost, type ToolHost } from 'toolhost';
+import { processesWithArguments } from '../helpers/proc-scan.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -16,20 +17,6 @@ function host(options: { onOutput?: (sessionId: number, chunk: string) => void }
   const created = createToolHost({ workspace: root, shellProfile: 'unix_like', spoolDir, ...options });
   cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(spoolDir, { recursive: true, force: true }), () => created.close());
   return { host: created, root, spoolDir };
-}
-
-function liveProcessesWithArguments(argv: string[]): number[] {
-  const expected = `${argv.join('\u0000')}\u0000`;
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'latin1') === expected;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 test('exec_command and write_stdin through createToolHost', async () => {
@@ -65,8 +52,8 @@ test('host.close() kills running sessions and their children', async () => {
   const result = await h.call('exec_command', { cmd: 'sleep 1000.9 & sleep 1000.9', yield_time_ms: 250 });
   expect(result.data?.session_id).toBeTypeOf('number');
   const deadline = Date.now() + 15_000;
-  while (liveProcessesWithArguments(['sleep', '1000.9']).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(liveProcessesWithArguments(['sleep', '1000.9'])).toHaveLength(2);
+  while (processesWithArguments(['sleep', '1000.9']).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(processesWithArguments(['sleep', '1000.9'])).toHaveLength(2);
   await h.close();
-  expect(liveProcessesWithArguments(['sleep', '1000.9'])).toHaveLength(0);
+  expect(processesWithArguments(['sleep', '1000.9'])).toHaveLength(0);
 });

@@ -7,7 +7,8 @@ import { createMemorySpool, createMemoryWorkspace, gptTokenizer, type ToolImplem
 import { createExecTools } from '@toolhost/exec';
 import { createApplyPatchTool } from '@toolhost/patch';
 import { createCodeSearchTool } from '@toolhost/code-search';
-import { createToolRuntime, resolveShellProfile, type ShellGuidance } from '@toolhost/profiles';
+import { resolveShellProfile, type ShellGuidance } from '@toolhost/profiles';
+import { createToolRuntime } from '@toolhost/runtime';
 import { createToolHost } from 'toolhost';
 
 // This machine's commands find the bundled rg; a Docker container or SSH host may have none.

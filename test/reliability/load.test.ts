@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolHost } from 'toolhost';
 import { formatLoad, runLoad } from './helpers/load.js';
-import { countOpenFds, settle } from './helpers/proc-scan.js';
+import { countOpenFds, settle } from '../helpers/proc-scan.js';
 import { createReliabilityHost } from './helpers/reliability-host.js';
 import { createSandbox, type Sandbox } from './helpers/sandbox.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolResult } from '@toolhost/core';
 import type { ToolHost } from 'toolhost';
 import { liveMarkers, marked, newMarker, outputTokens, startRunning, survivors } from './helpers/process-faults.js';
-import { countOpenFds, findMarkedProcesses, killMarkedProcesses, settle, settledHeapUsed } from './helpers/proc-scan.js';
+import { countOpenFds, findMarkedProcesses, killMarkedProcesses, settle, settledHeapUsed } from '../helpers/proc-scan.js';
 import { createReliabilityHost } from './helpers/reliability-host.js';
 import { describeResult, resultShapeProblems } from './helpers/result-shape.js';
 import { createSandbox, type Sandbox } from './helpers/sandbox.js';

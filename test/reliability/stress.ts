@@ -17,7 +17,7 @@ import { formatLoad, runLoad } from './helpers/load.js';
 import { buildMalformedArguments, loadMalformedCases, prototypeFingerprint } from './helpers/malformed-corpus.js';
 import { runPatchFuzz, type FuzzSummary } from './helpers/patch-fuzz.js';
 import { marked, newMarker, startRunning, survivors } from './helpers/process-faults.js';
-import { countOpenFds, killMarkedProcesses, settle, settledHeapUsed } from './helpers/proc-scan.js';
+import { countOpenFds, killMarkedProcesses, settle, settledHeapUsed } from '../helpers/proc-scan.js';
 import { createReliabilityHost } from './helpers/reliability-host.js';
 import { resultShapeProblems } from './helpers/result-shape.js';
 import { createSandbox, type Sandbox } from './helpers/sandbox.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolHost } from 'toolhost';
-import { killMarkedProcesses } from './helpers/proc-scan.js';
+import { killMarkedProcesses } from '../helpers/proc-scan.js';
 import { createReliabilityHost } from './helpers/reliability-host.js';
 import { createSandbox, type Sandbox } from './helpers/sandbox.js';
 import { runToctouRace } from './helpers/toctou-race.js';

@@ -8,6 +8,7 @@ import { createNodeWorkspace } from '@toolhost/core/node';
 import { createCodeSearchTool, type CodeSearchTool } from './code-search-tool.js';
 import { foldedWordTokens } from './identifier-extractor.js';
 import { symbolIndexCacheFile } from './symbol-index.js';
+import { threadCount as threads } from '../../../test/helpers/proc-scan.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '__fixtures__', 'polyglot');
 const encoder = new TextEncoder();
@@ -278,7 +279,6 @@ describe('the symbol index behind code_search', () => {
   });
 
   it('stops its worker thread on close, leaving no thread behind', async () => {
-    const threads = () => readdirSync('/proc/self/task').length;
     const workspace = createNodeWorkspace(root);
     // Warm up what the process starts once (the libuv pool, grammars), so only the index worker differs.
     await search(scan(), workspace, { query: 'Gadget' });

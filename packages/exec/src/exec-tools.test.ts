@@ -7,6 +7,7 @@ import { clampYieldTime, createExecTools, DEFAULT_MAX_SESSIONS } from './exec-to
 import type { ExecGateway, ExecRequest } from './exec-gateway.js';
 import { findExecutable } from './shell-command.js';
 import { readProcessEntry, readProcessTable } from './process-tree.js';
+import { processesWithArguments } from '../../../test/helpers/proc-scan.js';
 
 const harnesses: ExecHarness[] = [];
 afterEach(async () => {
@@ -49,18 +50,7 @@ function harness(options: Parameters<typeof createExecHarness>[0] = {}): ExecHar
 const sessionOf = (result: ToolResult) => result.data?.session_id as number;
 
 /** Finds processes whose argument list is exactly `command` split on spaces. */
-function processesWithCommandLine(command: string): number[] {
-  const found: number[] = [];
-  const expected = `${command.split(' ').join('\u0000')}\u0000`;
-  for (const pid of readProcessTable()?.keys() ?? []) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'latin1') === expected) found.push(pid);
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
+const processesWithCommandLine = (command: string) => processesWithArguments(command.split(' '));
 
 /** Waits (checking /proc on a timer) until `condition` holds; only for observing other processes in tests. */
 async function eventually(condition: () => boolean, timeoutMs = 15_000): Promise<void> {

@@ -6,20 +6,12 @@ import { run, setTracingDisabled } from '@openai/agents-core';
 import { Manifest, SandboxAgent, type SandboxClient, type SandboxSession } from '@openai/agents-core/sandbox';
 import { createToolHostSandboxClient, imageMediaType, MAX_VIEW_IMAGE_BYTES, type ToolHostSandboxSession } from './index.js';
 import { applyPatchCall, functionCall, scriptedModel } from './__fixtures__/scripted-model.js';
+import { isProcessAlive } from '../../../test/helpers/proc-scan.js';
 
 setTracingDisabled(true);
 
 const outside = mkdtempSync(join(tmpdir(), 'toolhost-sandbox-outside-'));
 afterAll(() => rmSync(outside, { recursive: true, force: true }));
-
-/** True while the process runs (a zombie waiting for its reaper counts as gone). */
-function pidAlive(pid: number): boolean {
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'latin1'));
-  } catch {
-    return false;
-  }
-}
 
 describe('createToolHostSandboxClient', () => {
   it('implements the Agents SDK SandboxClient and its sessions the SandboxSession interface', () => {
@@ -187,12 +179,12 @@ describe('createToolHostSandboxClient', () => {
     const started = await session.exec({ cmd: 'sleep 300 & echo "child $!"; exec sleep 301', yieldTimeMs: 300 });
     expect(started.sessionId).toBeTypeOf('number');
     const child = Number(/child (\d+)/.exec(started.output)?.[1]);
-    expect(pidAlive(child)).toBe(true);
+    expect(isProcessAlive(child)).toBe(true);
     const polled = await session.writeStdin({ sessionId: started.sessionId!, chars: '', yieldTimeMs: 250 });
     expect(polled).toContain(`Process running with session ID ${started.sessionId}`);
     await client.delete(session.state);
     expect(await session.running()).toBe(false);
-    expect(pidAlive(child)).toBe(false);
+    expect(isProcessAlive(child)).toBe(false);
     expect(existsSync(session.state.workspaceRoot)).toBe(false);
     await session.close();
     await session.shutdown();

@@ -25,16 +25,4 @@ export {
   type VerificationGateOptions,
   type VerificationRun,
 } from './verification-gate.js';
-export { createBuiltinImplementations } from './builtin-implementations.js';
-export {
-  createToolRuntime,
-  type ToolRuntime,
-  type ToolRuntimeOptions,
-  type BuiltinImplementations,
-  type ToolCallOptions,
-  type EditOptions,
-  type BudgetedText,
-} from './tool-runtime.js';
-export { readWorkspacePath, type WorkspacePathRead } from './read-workspace-path.js';
 export { checkProfileSettings, vocabularyOf, type ProfileSettings, type ToolNames } from './profile-settings.js';
-export type { FileOperation, PatchChunk, ChunkLine } from '@toolhost/patch';

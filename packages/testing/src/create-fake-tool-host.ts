@@ -10,10 +10,9 @@ import {
   type ToolResult,
 } from '@toolhost/core';
 import type { CatalogEmbedder, CatalogEntry } from '@toolhost/catalog';
+import { createBuiltinImplementations, createCodeSearchEngine, createPatchEngine, createToolRuntime, forwardToolSurface } from '@toolhost/runtime';
 import {
   checkProfileSettings,
-  createBuiltinImplementations,
-  createToolRuntime,
   vocabularyOf,
   currentShellEnvironment,
   resolveShellProfile,
@@ -113,7 +112,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     workspace,
     spool,
     tokenizer: options.tokenizer ?? gptTokenizer,
-    implementations: createBuiltinImplementations(exec),
+    implementations: createBuiltinImplementations(profile, { exec: () => exec, patch: createPatchEngine, codeSearch: () => createCodeSearchEngine() }),
     catalog: options.catalog,
     catalogEmbedder: options.catalogEmbedder,
     catalogEmbeddingWeight: options.catalogEmbeddingWeight,
@@ -121,14 +120,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     vocabulary: vocabularyOf(options.toolNames),
     onCall: (name, args, result) => calls.push({ name, args, result }),
   });
-  return {
-    get tools() {
-      return runtime.tools;
-    },
-    get deferredTools() {
-      return runtime.deferredTools;
-    },
-    catalog: runtime.catalog,
+  return forwardToolSurface<FakeToolHost>(runtime, {
     shell,
     profile,
     calls,
@@ -146,11 +138,5 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
       }
       return result;
     },
-    readPath: (path) => runtime.readPath(path),
-    edit: (operations, editOptions) => runtime.edit(operations, editOptions),
-    recordCommand: (cmd, exitCode) => runtime.recordCommand(cmd, exitCode),
-    budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
-    nextSegment: () => runtime.nextSegment(),
-    close: () => runtime.close(),
-  };
+  });
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLocalEnvironment } from '@toolhost/exec';
 import { ToolHostError, approximateTokenizer, createToolHost } from './index.js';
+import { threadCount as threads } from '../../../test/helpers/proc-scan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolhost-facade-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -163,7 +164,6 @@ describe('createToolHost', () => {
 
 describe('codeSearch.index', () => {
   // A worker thread is an OS thread of this process: the count in /proc shows whether the index started one.
-  const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
   const linux = process.platform === 'linux' && existsSync('/proc/self/status');
   const workspaceWith = (name: string) => {
     const root = mkdtempSync(join(dir, name));

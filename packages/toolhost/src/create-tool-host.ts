@@ -7,30 +7,29 @@ import {
   type Environment,
   type ShellEnvironmentPolicy,
   type Tokenizer,
-  type ToolDefinition,
-  type ToolResult,
 } from '@toolhost/core';
 import { createFileSpool } from '@toolhost/core/node';
-import type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catalog';
+import type { CatalogEmbedder, CatalogEntry } from '@toolhost/catalog';
 import { createExecTools, createLocalEnvironment, type ExecGateway } from '@toolhost/exec';
 import {
   checkProfileSettings,
-  createBuiltinImplementations,
-  createToolRuntime,
   vocabularyOf,
   currentShellEnvironment,
   resolveShellProfile,
   type ShellGuidance,
   type ShellProfileSetting,
-  type BudgetedText,
-  type ToolCallOptions,
-  type EditOptions,
-  type FileOperation,
   type ToolNames,
   type ToolProfile,
   type VerificationGateOptions,
-  type WorkspacePathRead,
 } from '@toolhost/profiles';
+import {
+  createBuiltinImplementations,
+  createCodeSearchEngine,
+  createPatchEngine,
+  createToolRuntime,
+  forwardToolSurface,
+  type ToolSurface,
+} from '@toolhost/runtime';
 
 /** Options of {@link createToolHost}. */
 export interface ToolHostOptions {
@@ -90,33 +89,10 @@ function checkCodeSearchOptions(codeSearch: unknown): void {
 }
 
 /** The model-facing tool surface of one workspace. */
-export interface ToolHost {
-  /** Tools visible to the model in the current request segment. */
-  readonly tools: ToolDefinition[];
-  /** Catalog tools not visible yet, for providers that load deferred tools themselves (Anthropic's `defer_loading`). */
-  readonly deferredTools: ToolDefinition[];
-  /** The deferred catalog; entries can be added and removed at run time. */
-  readonly catalog: ToolCatalog;
+export interface ToolHost extends ToolSurface {
   /** The resolved shell profile. */
   readonly shell: ShellGuidance;
   readonly profile: ToolProfile;
-  /** Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. `options.signal` cancels it. */
-  call(name: string, args?: unknown, options?: ToolCallOptions): Promise<ToolResult>;
-  /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
-  readPath(path: string): Promise<WorkspacePathRead>;
-  /**
-   * Applies file operations given as data (provider-native editors): the apply_patch engine's guarantees (all or
-   * nothing, only the named paths, the gate), texts in `options.vocabulary`'s tool names.
-   */
-  edit(operations: readonly FileOperation[], options?: EditOptions): Promise<ToolResult>;
-  /** Tells the anti-blind-editing gate that a command ran outside exec_command (a provider's persistent shell) and how it exited. */
-  recordCommand(cmd: string, exitCode: number): void;
-  /** Fits text to a token budget (default 10,000) like every tool output: head and tail kept, the whole text spooled. */
-  budget(label: string, text: string, maxOutputTokens?: number): Promise<BudgetedText>;
-  /** Starts the next request segment; deferred tools found by search_tools join `tools`. */
-  nextSegment(): ToolDefinition[];
-  /** Kills every session and removes the spool. */
-  close(): Promise<void>;
 }
 
 function checkOptions(options: ToolHostOptions): void {
@@ -160,7 +136,7 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     workspace,
     spool: createFileSpool(options.spoolDir),
     tokenizer: options.tokenizer ?? gptTokenizer,
-    implementations: createBuiltinImplementations(exec, options.codeSearch),
+    implementations: createBuiltinImplementations(profile, { exec: () => exec, patch: createPatchEngine, codeSearch: () => createCodeSearchEngine(options.codeSearch) }),
     catalog: options.catalog,
     catalogEmbedder: options.catalogEmbedder,
     catalogEmbeddingWeight: options.catalogEmbeddingWeight,
@@ -174,22 +150,5 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
       }
     },
   });
-  return {
-    get tools() {
-      return runtime.tools;
-    },
-    get deferredTools() {
-      return runtime.deferredTools;
-    },
-    catalog: runtime.catalog,
-    shell,
-    profile,
-    call: (name, args, callOptions) => runtime.call(name, args, callOptions),
-    readPath: (path) => runtime.readPath(path),
-    edit: (operations, editOptions) => runtime.edit(operations, editOptions),
-    recordCommand: (cmd, exitCode) => runtime.recordCommand(cmd, exitCode),
-    budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
-    nextSegment: () => runtime.nextSegment(),
-    close: () => runtime.close(),
-  };
+  return forwardToolSurface<ToolHost>(runtime, { shell, profile });
 }

@@ -24,17 +24,5 @@ export type { CatalogEmbedder, CatalogEntry, ToolCatalog } from '@toolhost/catal
 export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
 export { createLocalEnvironment } from '@toolhost/exec';
 export { TOOL_PROFILES, SHELL_PROFILE_SETTINGS } from '@toolhost/profiles';
-export type {
-  ToolProfile,
-  ShellProfileSetting,
-  ShellGuidance,
-  VerificationGateOptions,
-  ToolCallOptions,
-  EditOptions,
-  FileOperation,
-  PatchChunk,
-  ChunkLine,
-  ToolNames,
-  BudgetedText,
-  WorkspacePathRead,
-} from '@toolhost/profiles';
+export type { ToolProfile, ShellProfileSetting, ShellGuidance, VerificationGateOptions, ToolNames } from '@toolhost/profiles';
+export type { ToolCallOptions, EditOptions, FileOperation, PatchChunk, ChunkLine, BudgetedText, WorkspacePathRead } from '@toolhost/runtime';

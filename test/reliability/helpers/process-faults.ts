@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { approximateTokenizer, type ToolResult } from '@toolhost/core';
 import type { ToolHost } from 'toolhost';
-import { findMarkedProcessesOf } from './proc-scan.js';
+import { findMarkedProcessesOf } from '../../helpers/proc-scan.js';
 import { describeResult, resultShapeProblems } from './result-shape.js';
 
 /** A unique marker; commands export it so every process of their tree carries it in /proc/<pid>/environ. */

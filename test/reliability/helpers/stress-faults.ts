@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { ToolHost } from 'toolhost';
 import { marked, outputTokens } from './process-faults.js';
-import { settledHeapUsed } from './proc-scan.js';
+import { settledHeapUsed } from '../../helpers/proc-scan.js';
 
 /** What printing a large amount of output did to the host. */
 export interface FloodSummary {

@@ -1,4 +1,4 @@
-// A deferred catalog for the toolhost-mcp tests: loaded with --catalog.
+// The deferred catalog of the toolhost-mcp tests and the e2e sessions (toolhost-mcp loads it with --catalog).
 import type { CatalogEntry } from 'toolhost';
 
 const catalog: CatalogEntry[] = [

@@ -11,7 +11,7 @@ import {
 } from '@toolhost/core';
 import { createApplyPatchTool, PathLocks } from '@toolhost/patch';
 import { createToolRuntime } from './tool-runtime.js';
-import { resolveShellProfile } from './shell-profile.js';
+import { resolveShellProfile } from '@toolhost/profiles';
 
 const NOTE = 'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of exec_command.';
 

@@ -23,18 +23,34 @@ interface ProcessSnapshot {
   environ: string;
 }
 
+/** True while the process runs (a zombie waiting for its reaper counts as gone). */
+export function isProcessAlive(pid: number): boolean {
+  const status = readText(`/proc/${pid}/status`);
+  return status !== undefined && !/^State:\s+Z/m.test(status);
+}
+
+/** Ids of every live (non-zombie) process but this one. */
+function liveProcessIds(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => pid !== process.pid && isProcessAlive(pid));
+}
+
 /** Reads every live (non-zombie) process but this one. */
 function scanProcesses(): ProcessSnapshot[] {
-  const found: ProcessSnapshot[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    if (pid === process.pid) continue;
-    const status = readText(`/proc/${pid}/status`);
-    if (!status || /^State:\s+Z/m.test(status)) continue;
-    found.push({ pid, cmdline: readText(`/proc/${pid}/cmdline`) ?? '', environ: readText(`/proc/${pid}/environ`) ?? '' });
-  }
-  return found;
+  return liveProcessIds().map((pid) => ({ pid, cmdline: readText(`/proc/${pid}/cmdline`) ?? '', environ: readText(`/proc/${pid}/environ`) ?? '' }));
+}
+
+/** Live processes (zombies excluded) whose argument list is exactly `argv`. */
+export function processesWithArguments(argv: readonly string[]): number[] {
+  const expected = `${argv.join('\0')}\0`;
+  return liveProcessIds().filter((pid) => readText(`/proc/${pid}/cmdline`) === expected);
+}
+
+/** Number of threads of this process (a worker thread is one of them). */
+export function threadCount(): number {
+  return readdirSync('/proc/self/task').length;
 }
 
 /** Processes (zombies excluded) whose /proc cmdline or environ contains `marker`. */

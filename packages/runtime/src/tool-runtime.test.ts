@@ -10,8 +10,9 @@ import {
   okResult,
   type ToolImplementation,
 } from '@toolhost/core';
-import { createToolRuntime, type BuiltinImplementations } from './tool-runtime.js';
-import { resolveShellProfile } from './shell-profile.js';
+import { createToolRuntime } from './tool-runtime.js';
+import type { BuiltinImplementations } from './builtin-tools.js';
+import { resolveShellProfile } from '@toolhost/profiles';
 
 function recordingTool(name: string, output: (args: Record<string, unknown>) => string = () => `${name} ran`) {
   const calls: Record<string, unknown>[] = [];

@@ -1,0 +1,136 @@
+import { DEFAULT_MAX_OUTPUT_TOKENS, ErrorCode, ToolHostError, errorResult, okResult, TOOLHOST_VOCABULARY } from '@toolhost/core';
+import type { Spool, Tokenizer, ToolResult, ToolVocabulary, Workspace } from '@toolhost/core';
+import { createToolCatalog, type CatalogEmbedder, type CatalogEntry } from '@toolhost/catalog';
+import { createVerificationGate, isLegacyToolName, type ShellGuidance, type ToolProfile, type VerificationGate, type VerificationGateOptions } from '@toolhost/profiles';
+import { builtinDefinition, profileTools, type BuiltinImplementations } from './builtin-tools.js';
+import { callContext } from './call-context.js';
+import { createCatalogVisibility } from './catalog-visibility.js';
+import { createDispatch } from './dispatch-call.js';
+import { createEditPath } from './edit-path.js';
+import { budgetedText, clampBudget, createOutputFitter } from './fit-output.js';
+import { createLifecycle } from './lifecycle.js';
+import { createPublicCatalog } from './public-catalog.js';
+import { readWorkspacePath } from './read-workspace-path.js';
+import { createShellSentPatch } from './shell-sent-patch.js';
+import type { ToolSurface } from './tool-surface.js';
+
+/** Options of {@link createToolRuntime}. */
+export interface ToolRuntimeOptions {
+  profile: ToolProfile;
+  guidance: ShellGuidance;
+  workspace: Workspace;
+  spool: Spool;
+  tokenizer: Tokenizer;
+  implementations: BuiltinImplementations;
+  catalog?: CatalogEntry[];
+  /** Embeds catalog tools and queries for hybrid search_tools ranking. */
+  catalogEmbedder?: CatalogEmbedder;
+  /** Weight of the embedding ranking in hybrid ranking (see `ToolCatalogOptions.embeddingWeight` of the catalog package). */
+  catalogEmbeddingWeight?: number;
+  verification?: VerificationGateOptions;
+  /**
+   * The names of the tools the model was given, when they are not toolhost's own (a caller that exposes exec_command
+   * as `run`): texts that point at another tool use them. Native surfaces pass their own per call.
+   */
+  vocabulary?: ToolVocabulary;
+  /** Called after every call with its arguments and result (for recording). */
+  onCall?: (name: string, args: unknown, result: ToolResult) => void;
+  /** Releases what the implementations hold; called once by `close()`. */
+  onClose?: () => Promise<void>;
+}
+
+/** The dispatch core shared by the real and the fake host: their tool surface, the gate, and whether it is closed. */
+export interface ToolRuntime extends ToolSurface {
+  readonly gate: VerificationGate;
+  readonly closed: boolean;
+}
+
+/** Creates the dispatch core: tool list, preflight, validation, gate, budgeting and deferred expansion. */
+export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
+  const vocabulary = options.vocabulary ?? TOOLHOST_VOCABULARY;
+  const catalog = createToolCatalog(options.catalog ?? [], { embedder: options.catalogEmbedder, embeddingWeight: options.catalogEmbeddingWeight });
+  const gate = createVerificationGate(options.verification);
+  const lifecycle = createLifecycle();
+  const isClosed = () => lifecycle.closed;
+  const visibility = createCatalogVisibility(catalog);
+  const builtins = profileTools(options.profile, options.implementations, visibility.searchTools);
+  const publicCatalog = createPublicCatalog(catalog, visibility, (name) => builtins.has(name) || name === 'search_tools' || isLegacyToolName(name));
+  if (builtins.has('code_search')) options.implementations.code_search?.prepare?.(options.workspace);
+  const builtinDefinitions = [...builtins.values()].map((implementation) => builtinDefinition(implementation, options.guidance));
+  const visibleDefinitions = () => [...builtinDefinitions, ...visibility.definitions()];
+  const context = callContext({ workspace: options.workspace, tokenizer: options.tokenizer, spool: options.spool, shell: options.guidance.kind });
+  const patchTool = builtins.has('apply_patch') ? options.implementations.apply_patch : undefined;
+  const applyOperations = createEditPath({ patchTool, gate, context, isClosed });
+  const dispatch = createDispatch({
+    builtins,
+    visibility,
+    visibleNames: () => visibleDefinitions().map((definition) => definition.name),
+    gate,
+    context,
+    shellSentPatch: patchTool ? createShellSentPatch(options.workspace, applyOperations) : undefined,
+    isClosed,
+  });
+  const fit = createOutputFitter(options.tokenizer, options.spool);
+
+  return {
+    get tools() {
+      return visibleDefinitions();
+    },
+    get deferredTools() {
+      return visibility.hidden(new Set(visibleDefinitions().map((definition) => definition.name)));
+    },
+    catalog: publicCatalog,
+    gate,
+    get closed() {
+      return lifecycle.closed;
+    },
+    async call(name, args, callOptions) {
+      lifecycle.assertOpen();
+      const signal = lifecycle.signal(callOptions?.signal);
+      let result: ToolResult;
+      try {
+        const outcome = await dispatch(name, args, signal, callOptions?.vocabulary ?? vocabulary);
+        result = await fit(name, outcome.result, outcome.budget);
+      } catch (error) {
+        if (ToolHostError.is(error)) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        result = await fit(name, errorResult(ErrorCode.InternalError, `${String(name).slice(0, 100)} failed unexpectedly: ${message}`), DEFAULT_MAX_OUTPUT_TOKENS);
+      }
+      options.onCall?.(name, args, result);
+      return result;
+    },
+    readPath(path) {
+      lifecycle.assertOpen();
+      return readWorkspacePath(options.workspace, path);
+    },
+    async edit(operations, editOptions = {}) {
+      lifecycle.assertOpen();
+      const limit = clampBudget(editOptions.maxOutputTokens);
+      const applied = await applyOperations(operations, limit, lifecycle.signal(editOptions.signal), editOptions.vocabulary ?? vocabulary);
+      const result = await fit('apply_patch', applied, limit);
+      options.onCall?.('apply_patch', { operations }, result);
+      return result;
+    },
+    recordCommand(cmd, exitCode) {
+      lifecycle.assertOpen();
+      gate.record('exec_command', { cmd }, okResult('', { exit_code: exitCode }));
+    },
+    async budget(label, text, maxOutputTokens) {
+      lifecycle.assertOpen();
+      const limit = clampBudget(maxOutputTokens);
+      return budgetedText(await fit(label, okResult(text), limit));
+    },
+    nextSegment() {
+      lifecycle.assertOpen();
+      visibility.nextSegment();
+      return visibleDefinitions();
+    },
+    close() {
+      return lifecycle.close(async () => {
+        await Promise.allSettled([...builtins.values()].map((implementation) => implementation.close?.()));
+        await options.onClose?.();
+        await options.spool.dispose();
+      });
+    },
+  };
+}
