@@ -2,7 +2,7 @@ import type { CapturedText } from './output-window.js';
 import type { OutputCapture } from './output-capture.js';
 import type { ExecProcess, ProcessExit } from './executor.js';
 import type { SessionSpool } from './session-spool.js';
-import type { EnvironmentProcesses } from '@toolhost/core';
+import { SerialQueue, type EnvironmentProcesses } from '@toolhost/core';
 import type { TableSession } from './session-table.js';
 
 /** Everything a session is built from. */
@@ -43,7 +43,7 @@ export class ExecSession implements TableSession {
   private released = false;
   private killing: Promise<void> | undefined;
   /** Serialises calls on this session. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(parts: ExecSessionParts) {
     this.id = parts.id;
@@ -96,9 +96,7 @@ export class ExecSession implements TableSession {
 
   /** Runs `task` after every earlier call on this session finished. */
   serialize<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(task, task);
-    this.queue = next.catch(() => {});
-    return next;
+    return this.queue.run(task);
   }
 
   /** Sends input to the process (raw: control characters included). */

@@ -1,7 +1,6 @@
 import {
   ErrorCode,
-  checkShellEnvironmentPolicy,
-  commandEnvironment,
+  SerialQueue,
   errorResult,
   resolveWorkspacePath,
   type EnvironmentProcesses,
@@ -22,7 +21,7 @@ import { SessionSpool } from './session-spool.js';
 import { randomBytes } from 'node:crypto';
 import { SESSION_MARKER_VARIABLE } from './process-tree.js';
 import { SessionTable } from './session-table.js';
-import { commandShellLevel } from './shell-level.js';
+import { commandVariables } from './command-variables.js';
 
 /** Options of {@link createExecTools}. */
 export interface ExecToolsOptions {
@@ -81,16 +80,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   const processes = options.processes ?? createLocalProcesses();
   const pipeExecutor = options.executors?.pipe ?? processes.executor('pipe');
   const ptyExecutor = options.executors?.pty;
-  checkShellEnvironmentPolicy(options.shellEnvironment);
-  const policy = options.shellEnvironment ?? {};
-  const inherited = processes.baseEnvironment();
-  const baseEnv = commandEnvironment(inherited, { ...policy, set: { ...options.env, ...policy.set } });
-  // A host started without a usable SHLVL (none, `x`, `0`, …), or a policy that drops or sets one, would otherwise have
-  // bash run the user's ~/.bashrc before every command.
-  baseEnv.SHLVL = commandShellLevel(baseEnv.SHLVL);
-  const terminalType = policy.set?.TERM ?? options.env?.TERM;
-  // The shell program is looked up in the environment's own variables, with the commands' own variables over them.
-  const lookupEnv = { ...inherited, ...baseEnv };
+  const { base: baseEnv, terminalType, lookup: lookupEnv } = commandVariables(processes, options.shellEnvironment, options.env);
   /** Every process a command starts inherits `TOOLHOST_SESSION=<hostId>-<session id>`, so close() finds all of them. */
   const hostId = randomBytes(6).toString('hex');
   /** Kills and releases still in flight, awaited by close(). */
@@ -98,12 +88,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   let closed = false;
   let closing: Promise<void> | undefined;
 
-  let spawnQueue: Promise<unknown> = Promise.resolve();
-  const spawnOneAtATime = <T>(task: () => Promise<T>): Promise<T> => {
-    const next = spawnQueue.then(task, task);
-    spawnQueue = next.catch(() => {});
-    return next;
-  };
+  const spawnQueue = new SerialQueue();
 
   const track = (promise: Promise<unknown>) => {
     const tracked = promise.catch(() => {});
@@ -203,7 +188,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
       if (!shell.ok) return errorResult(ErrorCode.SpawnFailed, shell.message);
       if (closed) return errorResult(ErrorCode.ToolFailed, 'exec_command is unavailable because the tool host is closing.');
       // Pruning, spawning and registering run one call at a time, so concurrent calls cannot overshoot the limit.
-      const spawned = await spawnOneAtATime(async () => {
+      const spawned = await spawnQueue.run(async () => {
         const notes = sessions.prune();
         const id = sessions.allocateId();
         const marker = `${hostId}-${id}`;
