@@ -304,7 +304,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       // Files are read ahead, except those that could add nothing when their turn to be read ahead comes (or that the other
       // thread took).
       for (prefetched = Math.max(prefetched, index); prefetched < Math.min(contentFiles.length, index + READ_AHEAD); prefetched++) {
-        if (prefetched === index || (mayAdd(contentFiles[prefetched]) && !assist?.taken(prefetched))) read(prefetched);
+        if (prefetched === index || (mayAdd(contentFiles[prefetched]) && !assist?.taken(prefetched))) void read(prefetched);
       }
       const bytes = await read(index);
       reads.delete(index);
