@@ -202,7 +202,7 @@ function builtinDefinition(implementation: ToolImplementation, guidance: ShellGu
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
@@ -388,13 +388,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
    * as apply_patch text (native editors, the heredoc sent to exec_command).
    */
   const applyOperations = async (operations: readonly FileOperation[], budget: number, signal: AbortSignal, callVocabulary: ToolVocabulary): Promise<ToolResult> => {
-    const apply = patchTool?.applyOperations;
-    if (!apply) return errorResult(ErrorCode.UnknownTool, `This host has no ${callVocabulary.edit} tool; edit files with ${callVocabulary.shell}.`);
+    if (!patchTool?.applyOperations) return errorResult(ErrorCode.UnknownTool, `This host has no ${callVocabulary.edit} tool; edit files with ${callVocabulary.shell}.`);
     const blocked = gate.check('apply_patch', callVocabulary.shell);
     if (blocked) return blocked;
     let result: ToolResult;
     try {
-      result = signal.aborted ? errorResult(ErrorCode.ToolFailed, 'The edit was cancelled before it was applied; no file was changed.') : await apply(operations, context(budget, signal, callVocabulary));
+      result = signal.aborted ? errorResult(ErrorCode.ToolFailed, 'The edit was cancelled before it was applied; no file was changed.') : await patchTool.applyOperations(operations, context(budget, signal, callVocabulary));
     } catch (error) {
       if (closed) result = errorResult(ErrorCode.ToolFailed, `${callVocabulary.edit} was interrupted because the host closed`);
       else result = errorResult(ErrorCode.InternalError, `${callVocabulary.edit} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
@@ -491,7 +490,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         closed = true;
         abort.abort();
         closing = (async () => {
-          const closers = [...builtins.values()].map((impl) => impl.close?.());
+          // An async wrapper, so a close that throws at once is settled like one that rejects and the others still run.
+          const closers = [...builtins.values()].map(async (impl) => impl.close?.());
           await Promise.allSettled(closers);
           await options.onClose?.();
           await options.spool.dispose();
