@@ -24,7 +24,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function timed(rounds: number, warmup: number, task: () => Promise<unknown> | unknown): Promise<number[]> {
+async function timed(rounds: number, warmup: number, task: () => unknown): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await task();
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {
@@ -91,7 +91,7 @@ export default async function run(): Promise<void> {
 
     const cli = await timed(EXEC_ROUNDS, EXEC_WARMUP, () => {
       const result = spawnSync('docker', ['exec', container.id, 'true']);
-      if (result.status !== 0) throw new Error(`docker exec failed: ${result.stderr}`);
+      if (result.status !== 0) throw new Error(`docker exec failed: ${result.stderr.toString()}`);
     });
     const toolhost = await timed(EXEC_ROUNDS, EXEC_WARMUP, async () => {
       const result = await dockerHost.call('exec_command', { cmd: 'true' });

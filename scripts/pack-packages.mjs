@@ -7,7 +7,7 @@
 //   node scripts/pack-packages.mjs --out DIR          pack every package into DIR and print each tarball's size
 //   node scripts/pack-packages.mjs --publish [--dry-run]   npm publish every package from its staging copy
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -33,12 +33,12 @@ export async function main(log: (line: string) => void = console.log): Promise<v
     const state = await agent.invoke({ messages: [new HumanMessage('Resolve the TODO in this repository.')] });
     for (const message of state.messages) {
       if (ToolMessage.isInstance(message)) {
-        const text = String(message.content);
+        const text = message.text;
         const shown = text.includes('Output:\n') ? text.slice(text.indexOf('Output:\n') + 8) : text;
         log(`${message.name} [${message.status}] ${shown.trim().split('\n')[0]}`);
       }
     }
-    log(`answer: ${String(state.messages.at(-1)?.content)}`);
+    log(`answer: ${state.messages.at(-1)?.text ?? ''}`);
   } finally {
     await host.close();
     rmSync(workspace, { recursive: true, force: true });

@@ -30,9 +30,9 @@ export async function main(log: (line: string) => void = console.log): Promise<v
     log(`tools: ${tools.map((tool) => tool.name).join(', ')}`);
     const cat = await client.callTool({ name: 'exec_command', arguments: { cmd: 'cat hello.txt' } });
     const text = (cat.content as TextContent)[0].text;
-    log(`exec_command isError=${cat.isError} → ${text.slice(text.indexOf('Output:\n') + 8).trim()}`);
+    log(`exec_command isError=${cat.isError === true} → ${text.slice(text.indexOf('Output:\n') + 8).trim()}`);
     const bad = await client.callTool({ name: 'write_stdin', arguments: { session_id: 99, chars: 'q' } });
-    log(`write_stdin isError=${bad.isError} → ${(bad.content as TextContent)[0].text.split('.')[0]}`);
+    log(`write_stdin isError=${bad.isError === true} → ${(bad.content as TextContent)[0].text.split('.')[0]}`);
   } finally {
     await client.close();
     rmSync(workspace, { recursive: true, force: true });

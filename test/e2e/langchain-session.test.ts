@@ -22,11 +22,11 @@ async function runSession(host: Pick<ToolHost, 'tools' | 'call' | 'nextSegment'>
     for (const call of reply.tool_calls) {
       const tool = tools.find((candidate) => candidate.name === call.name);
       if (!tool) throw new Error(`the loop offered no tool ${call.name}`);
-      messages.push(await tool.invoke({ ...call, type: 'tool_call' }));
+      messages.push((await tool.invoke({ ...call, type: 'tool_call' })) as ToolMessage);
     }
   }
   expect(messages.at(-1)?.content).toBe('Session complete.');
-  return messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message)).map((message) => String(message.content));
+  return messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message)).map((message) => message.text);
 }
 
 describe('LangChain loop: scripted session', () => {

@@ -89,7 +89,7 @@ describe('the same error code on every path', () => {
       expect(responses).toMatchObject({ status: 'failed', output: expect.stringMatching(new RegExp(`^Error \\[${code}\\]: `)) });
       expect(responses.output).not.toMatch(/\*\*\* (?:Add|Update|Delete) File|exec_command/);
       expect(agents).toEqual({ status: 'failed', output: responses.output });
-      nativeTexts[code] = String(responses.output);
+      nativeTexts[code] = (responses as { output: string }).output;
       expect(mcp.structuredContent).toMatchObject({ error: { code } });
       expect(host.calls.map((call) => call.result.error?.code)).toEqual([code, code, code, code]);
     });
@@ -112,6 +112,6 @@ describe('the same error code on every path', () => {
       ],
       host,
     );
-    expect(results.map((result) => /^Error \[(\w+)\]/.exec(String(result.content))?.[1])).toEqual(['outside_workspace', 'outside_workspace', 'patch_context_not_found', 'patch_ambiguous']);
+    expect(results.map((result) => /^Error \[(\w+)\]/.exec(typeof result.content === 'string' ? result.content : '')?.[1])).toEqual(['outside_workspace', 'outside_workspace', 'patch_context_not_found', 'patch_ambiguous']);
   });
 });

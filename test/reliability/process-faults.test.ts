@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolResult } from '@toolhost/core';
-import type { ToolHost } from 'toolhost';
 import { liveMarkers, marked, newMarker, outputTokens, startRunning, survivors } from './helpers/process-faults.js';
 import { countOpenFds, findMarkedProcesses, killMarkedProcesses, settle, settledHeapUsed } from '../helpers/proc-scan.js';
 import { createReliabilityHost } from './helpers/reliability-host.js';

@@ -150,9 +150,9 @@ async function remoteArea(): Promise<void> {
         continue;
       }
       try {
-        await hostileRow(`hostile paths via ${engine.name} (${sample.length} cases)`, sandbox, sample, throughTools, engine.environment);
+        await hostileRow(`hostile paths via ${engine.name} (${sample.length} cases)`, sandbox, sample, throughTools, () => engine.environment());
         const runs = Math.max(10, Math.round(300 * scale));
-        const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz(throughTools(host), sandbox, runs, seed), engine.environment);
+        const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz(throughTools(host), sandbox, runs, seed), () => engine.environment());
         rows.push(fuzzRow(`patch fuzzing via ${engine.name}`, summary));
       } finally {
         await engine.cleanup();

@@ -32,9 +32,10 @@ export interface AiSdkTools {
   readonly tools: ToolSet;
   /**
    * Pass as `prepareStep`: each step is a new request segment, so it calls `host.nextSegment()`, adds the tools that
-   * search_tools expanded to `tools` and limits the step to the host's current tools with `activeTools`.
+   * search_tools expanded to `tools` and limits the step to the host's current tools with `activeTools`. A function
+   * property, not a method: it is meant to be passed on detached (`prepareStep: tools.prepareStep`).
    */
-  prepareStep(): { activeTools: string[] };
+  readonly prepareStep: () => { activeTools: string[] };
   /** Starts a new request segment and returns the names of the tools now visible. */
   refresh(): string[];
 }

@@ -276,7 +276,7 @@ describe('the real Anthropic SDK client against recorded responses', () => {
     const turns = ['native-turn-1.json', 'native-turn-2.json'].map((name) => readFileSync(join(here, '__fixtures__', name), 'utf8'));
     const requests: Array<Record<string, unknown>> = [];
     const replay: typeof fetch = async (_url, init) => {
-      requests.push(JSON.parse(String(init?.body)));
+      requests.push(JSON.parse(init?.body as string) as Record<string, unknown>);
       return new Response(turns[requests.length - 1], { status: 200, headers: { 'content-type': 'application/json', 'request-id': `req_${requests.length}` } });
     };
     const client = new Anthropic({ apiKey: 'test-key', baseURL: 'http://127.0.0.1:9', fetch: replay, maxRetries: 0 });

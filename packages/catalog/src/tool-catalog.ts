@@ -173,7 +173,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
     const direct = byKey.get(token.toLowerCase());
     if (direct) return direct[0];
     // A plain word names a tool only when spelled exactly; separators or camelCase mark an identifier.
-    if (!/[_.\-]|\p{Ll}\p{Lu}/u.test(token)) return undefined;
+    if (!/[_.-]|\p{Ll}\p{Lu}/u.test(token)) return undefined;
     const key = nameKey(token);
     const separatorsOnly = token.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join('_');
     return (byKey.get(key) ?? byKey.get(separatorsOnly))?.[0];

@@ -94,7 +94,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
   const inFlight = new Set<Promise<unknown>>();
   const binariesOf = (root: string) => {
     let binaries = binariesByRoot.get(root);
-    if (!binaries) binariesByRoot.set(root, (binaries = new Map()));
+    if (!binaries) binariesByRoot.set(root, (binaries = new Map<string, { mtimeMs: number; size: number }>()));
     return binaries;
   };
   const choice = options.prefilter ?? 'ripgrep';

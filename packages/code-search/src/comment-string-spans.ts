@@ -25,8 +25,6 @@ const SINGLE_QUOTE = 39;
 const DOUBLE_QUOTE = 34;
 const BACKQUOTE = 96;
 const HASH = 35;
-const DOLLAR = 36;
-const DOT = 46;
 
 export function isDigitCode(code: number): boolean {
   return code >= 48 && code <= 57;

@@ -9,7 +9,6 @@ import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache } from './parse-cache.js';
 import { CLAIMED_BY_SCAN, CLAIMED_BY_WORKER, claimSlot, createAssistAnswers, createClaimSlots, scanAssistOver, type ScanAssist } from './scan-assist.js';
 import { assistScan } from './scan-assist-worker.js';
-import type { FileFacts } from './scan-file.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
 import { startSymbolIndex, type ScanSupport } from './symbol-index.js';
 import { createCodeSearchTool } from './code-search-tool.js';

@@ -71,10 +71,10 @@ const KIND_BITS: Readonly<Record<ResultType, number>> = { definition: 1, usage: 
 
 /** The worker's answers about the files it claimed, as they come one by one. */
 export interface AssistAnswers {
-  /** Takes the worker's facts about one file. */
-  deliver(file: AssistedFile): void;
-  /** The worker is done: a file it claimed and did not answer for gets no answer. */
-  finish(): void;
+  /** Takes the worker's facts about one file (a callback: it may be passed on detached). */
+  readonly deliver: (file: AssistedFile) => void;
+  /** The worker is done: a file it claimed and did not answer for gets no answer (a callback, like `deliver`). */
+  readonly finish: () => void;
   /** True once `index` was answered or the worker is done. */
   has(index: number): boolean;
   /** The facts about `index`, once answered; undefined when the worker finished without them. */

@@ -249,7 +249,7 @@ export async function readFileFacts(
   const locate = locator(text, facts.starts, request.matcher.query.length);
   // As the search will decide them: without a parse, only the lexical scan's usages (its text occurrences show as text anyway).
   const kinds = facts.parsed ? (facts.parsed.kinds && mergeKinds(facts.lexical, facts.parsed.kinds)) : facts.lexical?.map((kind) => kind ?? 'text');
-  const { resultTypes, maxResults } = request;
+  const { maxResults } = request;
   // Unparsed (or parsed but not needed by the search), every occurrence shows as text: only when text is wanted and open.
   const asText = open('text') ? maxResults : 0;
   const perKind: Record<OccurrenceKind, number> = { definition: 0, usage: 0, text: 0 };

@@ -231,7 +231,7 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       // Files are read ahead, except those that could add nothing when their turn to be read ahead comes (or that the other
       // thread took).
       for (prefetched = Math.max(prefetched, index); prefetched < Math.min(contentFiles.length, index + READ_AHEAD); prefetched++) {
-        if (prefetched === index || (mayAdd(contentFiles[prefetched]) && !assist?.taken(prefetched))) reads.read(prefetched);
+        if (prefetched === index || (mayAdd(contentFiles[prefetched]) && !assist?.taken(prefetched))) void reads.read(prefetched);
       }
       const bytes = await reads.read(index);
       reads.release(index);

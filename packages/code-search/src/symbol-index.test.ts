@@ -186,7 +186,7 @@ describe('the symbol index behind code_search', () => {
       for (const result_types of [['definition'], ['usage'], ['definition', 'usage'], ['text'], ['definition', 'usage', 'text', 'path']]) {
         const args = { query, result_types };
         const answer = await search(tool, workspace, args);
-        expect(answer, `${query} ${result_types}`).toBe(await search(baseline, workspace, args));
+        expect(answer, `${query} ${result_types.join(',')}`).toBe(await search(baseline, workspace, args));
       }
       return search(tool, workspace, { query, result_types: ['definition'] });
     };

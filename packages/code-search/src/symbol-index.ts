@@ -72,9 +72,9 @@ const CLOSE_GRACE_MS = 5000;
 /** The cache file of a workspace root inside `cacheDir`. */
 export async function symbolIndexCacheFile(root: string, cacheDir: string | false | undefined): Promise<string | undefined> {
   if (cacheDir === false) return undefined;
-  const [{ createHash }, { tmpdir }, { join }] = await Promise.all([import('node:crypto'), import('node:os'), import('node:path')]);
-  const folder = cacheDir ?? join(tmpdir(), 'toolhost-code-search');
-  return join(folder, `index-${createHash('sha256').update(root).digest('hex').slice(0, 24)}.v8`);
+  const [crypto, os, path] = await Promise.all([import('node:crypto'), import('node:os'), import('node:path')]);
+  const folder = cacheDir ?? path.join(os.tmpdir(), 'toolhost-code-search');
+  return path.join(folder, `index-${crypto.createHash('sha256').update(root).digest('hex').slice(0, 24)}.v8`);
 }
 
 type WorkerConstructor = typeof import('node:worker_threads').Worker;

@@ -60,11 +60,11 @@ describe('quick reads of a Node workspace', () => {
     expect(quick.on).toBe(true);
     // One call that takes 20 ms: it answers, and quick reads are off from then on.
     let now = 0;
-    vi.spyOn(performance, 'now').mockImplementation(() => (now += 20));
+    const slowClock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 20));
     expect(new TextDecoder().decode(quick.readFile(join(root, 'src/a.ts')))).toBe('export const alpha = 1;\n');
     expect(quick.on).toBe(false);
 
-    vi.mocked(performance.now).mockRestore();
+    slowClock.mockRestore();
 
     // Through the workspace: quick until a call is slow, then asynchronous.
     const readFile = vi.spyOn(fs, 'readFile');
@@ -74,10 +74,10 @@ describe('quick reads of a Node workspace', () => {
     await workspace.lstat('src/a.ts');
     expect(readFile).not.toHaveBeenCalled();
     expect(lstat).not.toHaveBeenCalled();
-    vi.spyOn(performance, 'now').mockImplementation(() => (now += 20));
+    const slowAgain = vi.spyOn(performance, 'now').mockImplementation(() => (now += 20));
     expect(new TextDecoder().decode(await workspace.readFile('src/a.ts'))).toBe('export const alpha = 1;\n');
     expect(readFile).not.toHaveBeenCalled();
-    vi.mocked(performance.now).mockRestore();
+    slowAgain.mockRestore();
     expect(new TextDecoder().decode(await workspace.readFile('src/a.ts'))).toBe('export const alpha = 1;\n');
     await workspace.lstat('src/a.ts');
     expect(readFile).toHaveBeenCalledTimes(1);

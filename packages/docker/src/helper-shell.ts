@@ -112,7 +112,7 @@ export class HelperShellPool {
     private readonly start: () => Promise<ShellStream>,
     size: number,
   ) {
-    this.shells = new Array(size).fill(undefined);
+    this.shells = Array.from({ length: size }, () => undefined);
   }
 
   private async shell(): Promise<HelperShell> {

@@ -56,5 +56,5 @@ test.each([false, true])('100 MB of output (tty %s): bounded memory, preview wit
   expect(preview).toContain(spool);
   await harness.tools.close();
   expect(statSync(spool).size).toBe(tty ? 100_000_002 : 100_000_001);
-  console.log(`100 MB run (tty ${tty}): RSS growth ${growthMb.toFixed(1)} MB (peak via ${canReset ? 'VmHWM + sampling' : 'sampling'}), wall ${exited.data?.wall_time_ms} ms`);
+  console.log(`100 MB run (tty ${tty}): RSS growth ${growthMb.toFixed(1)} MB (peak via ${canReset ? 'VmHWM + sampling' : 'sampling'}), wall ${String(exited.data?.wall_time_ms)} ms`);
 }, 240_000);

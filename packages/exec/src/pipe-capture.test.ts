@@ -10,6 +10,7 @@ describe('PipeCapture', () => {
     for (let i = 0; i < lines.length; i += 1000) lazy.append(encoder.encode(lines.slice(i, i + 1000).join('')));
     lazy.finish();
     const captured = await lazy.collect();
+    // eslint-disable-next-line no-control-regex -- the colour sequences start with ESC
     const clean = lines.map((line) => line.replace(/\u001b\[\d+m/g, ''));
     const text = clean.join('');
     expect(captured.head).toBe(text.slice(0, 4096));

@@ -58,7 +58,7 @@ describe('toLangChainTools', () => {
       if (!reply.tool_calls?.length) break;
       for (const call of reply.tool_calls) {
         const tool = tools.find((candidate) => candidate.name === call.name);
-        messages.push(tool ? await tool.invoke({ ...call, type: 'tool_call' }) : new ToolMessage({ content: `unknown tool ${call.name}`, tool_call_id: call.id ?? '' }));
+        messages.push(tool ? ((await tool.invoke({ ...call, type: 'tool_call' })) as ToolMessage) : new ToolMessage({ content: `unknown tool ${call.name}`, tool_call_id: call.id ?? '' }));
       }
     }
     expect(messages.at(-1)?.content).toBe('Filed the issue.');

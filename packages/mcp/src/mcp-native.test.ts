@@ -154,7 +154,7 @@ describe('streamable HTTP', () => {
       createHost: () => {
         const id = ++made;
         const fake = createFakeToolHost({ environment: linux, commands: [{ match: 'whoami', output: `session ${id}\n` }] });
-        const host: McpSessionHost = { get tools() { return fake.tools; }, call: fake.call, nextSegment: fake.nextSegment, close: async () => { closed.push(id); await fake.close(); } };
+        const host: McpSessionHost = { get tools() { return fake.tools; }, call: (name, args, options) => fake.call(name, args, options), nextSegment: () => fake.nextSegment(), close: async () => { closed.push(id); await fake.close(); } };
         return host;
       },
     });

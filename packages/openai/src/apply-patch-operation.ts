@@ -34,6 +34,12 @@ export function toFileOperation(operation: unknown): FileOperation | undefined {
   return typeof moveTo === 'string' ? { kind: 'update', path: candidate.path, diff: candidate.diff, moveTo } : { kind: 'update', path: candidate.path, diff: candidate.diff };
 }
 
+/** The operation's `type` as the model sent it: an object or array as JSON, not as "[object Object]". */
+function shownType(type: unknown): string {
+  if (type === undefined || type === null) return 'none';
+  return typeof type === 'object' ? JSON.stringify(type) : String(type as string | number | boolean | bigint | symbol);
+}
+
 /**
  * Runs one apply_patch operation through the host's patch engine (atomic, boundary-checked, counted by the
  * anti-blind-editing gate), with texts in the native tools' terms; a malformed operation is refused, writing nothing.
@@ -44,7 +50,7 @@ export async function runApplyPatchOperation(host: ApplyPatchHost, operation: un
     ? await host.edit([fileOperation], { vocabulary: OPENAI_NATIVE_VOCABULARY })
     : errorResult(
         'invalid_arguments',
-        `Nothing was changed: an apply_patch operation is {"type":"create_file"|"update_file","path":string,"diff":string} (update_file may add "move_to") or {"type":"delete_file","path":string}; got type ${JSON.stringify(String((operation as { type?: unknown } | null | undefined)?.type ?? 'none').slice(0, 40))}.`,
+        `Nothing was changed: an apply_patch operation is {"type":"create_file"|"update_file","path":string,"diff":string} (update_file may add "move_to") or {"type":"delete_file","path":string}; got type ${JSON.stringify(shownType((operation as { type?: unknown } | null | undefined)?.type).slice(0, 40))}.`,
       );
   return { status: result.ok ? 'completed' : 'failed', output: result.output, result };
 }

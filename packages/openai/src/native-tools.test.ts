@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Editor, Shell } from '@openai/agents-core';
@@ -121,6 +121,20 @@ describe('apply_patch_call', () => {
     ]);
     expect(host.calls.map((call) => call.result.error?.code)).toEqual(['patch_context_not_found', 'patch_target_exists', 'patch_target_missing', 'outside_workspace']);
     expect(host.files()).toEqual(files);
+  });
+
+  it('names the type of a malformed operation as the model sent it', async () => {
+    const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'keep\n' } });
+    const operations = [{ type: ['create_file'], path: 'b.txt', diff: '+y' }, { type: { kind: 'add' } }, { path: 'b.txt' }, { type: 'rename_file' }];
+    const outputs = await answerResponsesCalls(operations.map((operation, index) => applyPatchCall(`m${index}`, operation)), host);
+    const shape = 'Error [invalid_arguments]: Nothing was changed: an apply_patch operation is {"type":"create_file"|"update_file","path":string,"diff":string} (update_file may add "move_to") or {"type":"delete_file","path":string}; got type';
+    expect(outputs.map((output) => (output as { output: string }).output)).toEqual([
+      `${shape} "[\\"create_file\\"]".`,
+      `${shape} "{\\"kind\\":\\"add\\"}".`,
+      `${shape} "none".`,
+      `${shape} "rename_file".`,
+    ]);
+    expect(host.files()).toEqual({ 'a.txt': 'keep\n' });
   });
 
   it('refuses a path with a line break instead of letting it inject envelope lines', async () => {

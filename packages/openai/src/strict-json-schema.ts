@@ -47,7 +47,7 @@ function nullable(node: Record<string, unknown>): Record<string, unknown> {
   if (allowsNull(node)) return node;
   if (typeof node.type === 'string' && node.anyOf === undefined) {
     const out: Record<string, unknown> = { ...node, type: [node.type, 'null'] };
-    if (Array.isArray(node.enum)) out.enum = [...node.enum, null];
+    if (Array.isArray(node.enum)) out.enum = [...(node.enum as unknown[]), null];
     return out;
   }
   const { description, ...rest } = node;

@@ -23,15 +23,14 @@ export interface EditPathParts {
 export function createEditPath(parts: EditPathParts): ApplyOperations {
   const { patchTool, gate, context, isClosed } = parts;
   return async (operations, budget, signal, vocabulary) => {
-    const apply = patchTool?.applyOperations;
-    if (!apply) return errorResult(ErrorCode.UnknownTool, `This host has no ${vocabulary.edit} tool; edit files with ${vocabulary.shell}.`);
+    if (!patchTool?.applyOperations) return errorResult(ErrorCode.UnknownTool, `This host has no ${vocabulary.edit} tool; edit files with ${vocabulary.shell}.`);
     const blocked = gate.check('apply_patch', vocabulary.shell);
     if (blocked) return blocked;
     let result: ToolResult;
     try {
       result = signal.aborted
         ? errorResult(ErrorCode.ToolFailed, 'The edit was cancelled before it was applied; no file was changed.')
-        : await apply(operations, context(budget, signal, vocabulary));
+        : await patchTool.applyOperations(operations, context(budget, signal, vocabulary));
     } catch (error) {
       if (isClosed()) result = errorResult(ErrorCode.ToolFailed, `${vocabulary.edit} was interrupted because the host closed`);
       else result = errorResult(ErrorCode.InternalError, `${vocabulary.edit} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);

@@ -28,7 +28,7 @@ function recordingTool(name: string, output: (args: Record<string, unknown>) => 
 }
 
 function makeRuntime(overrides: Partial<BuiltinImplementations> = {}) {
-  const exec = recordingTool('exec_command', (args) => String(args.cmd ?? ''));
+  const exec = recordingTool('exec_command', (args) => (typeof args.cmd === 'string' ? args.cmd : ''));
   const spool = createMemorySpool();
   const runtime = createToolRuntime({
     profile: 'advanced',
@@ -161,5 +161,19 @@ describe('dispatch', () => {
     await runtime.close();
     await expect(runtime.call('exec_command', { cmd: 'x' })).rejects.toSatisfy((error) => ToolHostError.is(error) && error.code === 'host_closed');
     expect(() => runtime.nextSegment()).toThrow(ToolHostError);
+  });
+
+  it('closes every other tool when one tool throws from close() at once', async () => {
+    const closed: string[] = [];
+    const throwing: ToolImplementation = {
+      ...recordingTool('exec_command').implementation,
+      close: () => {
+        throw new Error('close failed synchronously');
+      },
+    };
+    const closing = (name: string): ToolImplementation => ({ ...recordingTool(name).implementation, close: async () => void closed.push(name) });
+    const { runtime } = makeRuntime({ exec_command: throwing, write_stdin: closing('write_stdin'), code_search: closing('code_search') });
+    await runtime.close();
+    expect(closed.sort()).toEqual(['code_search', 'write_stdin']);
   });
 });

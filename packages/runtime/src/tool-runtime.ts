@@ -127,7 +127,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
     close() {
       return lifecycle.close(async () => {
-        await Promise.allSettled([...builtins.values()].map((implementation) => implementation.close?.()));
+        // An async wrapper, so a close that throws at once is settled like one that rejects and the others still run.
+        await Promise.allSettled([...builtins.values()].map(async (implementation) => implementation.close?.()));
         await options.onClose?.();
         await options.spool.dispose();
       });

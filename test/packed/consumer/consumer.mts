@@ -30,7 +30,7 @@ export async function useEverything(workspace: string): Promise<ToolResult[]> {
     const tools: string[] = host.tools.map((tool) => tool.name);
     return [await host.call('exec_command', { cmd: `echo ${tools.join(' ')}` })];
   } catch (error) {
-    if (error instanceof ToolHostError) throw new Error(error.code);
+    if (error instanceof ToolHostError) throw new Error(error.code, { cause: error });
     throw error;
   } finally {
     await host.close();

@@ -54,7 +54,6 @@ function jsValue(name: string, base: Record<string, unknown>): unknown {
     case 'symbol':
       return Symbol('echo hi');
     case 'string-object':
-      // eslint-disable-next-line no-new-wrappers
       return new String('echo hi');
     case 'class-instance': {
       class Arguments {}

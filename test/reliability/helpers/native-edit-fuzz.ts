@@ -164,7 +164,7 @@ export async function runNativeEditFuzz(host: NativeHost, surface: NativeEditSur
     try {
       result = await runNativeEdit(host, edit);
     } catch (error) {
-      throw new Error(`${surface} threw: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`${surface} threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     checkFuzzedResult(result, sandbox, sentinel, summary);
     const viewed = edit.surface === 'anthropic_text_editor' && edit.input.command === 'view';

@@ -50,7 +50,7 @@ export async function runNativeEdit(host: NativeHost, edit: NativeEdit): Promise
     if (output.output !== captured.output) throw new Error('the answer text differs from the result text');
     return captured;
   }
-  if (edit.surface !== 'anthropic_text_editor') throw new Error(`unknown surface ${edit.surface}`);
+  if (edit.surface !== 'anthropic_text_editor') throw new Error(`unknown surface ${String(edit.surface)}`);
   const blocks = await answerToolUses([{ type: 'tool_use', id: 'toolu_1', name: ANTHROPIC_TEXT_EDITOR_TOOL, input: edit.input }], host, { onResult });
   const block = blocks[0];
   if (!captured || !block) throw new Error('the text editor call got no answer');

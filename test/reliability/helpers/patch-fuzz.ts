@@ -148,7 +148,7 @@ export async function runPatchFuzz(call: CallTool, sandbox: Sandbox, numRuns: nu
     try {
       result = await call('apply_patch', { input: patch });
     } catch (error) {
-      throw new Error(`apply_patch threw: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`apply_patch threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     checkFuzzedResult(result, sandbox, sentinel, summary);
     if (result.ok) summary.accepted++;

@@ -34,7 +34,7 @@ export async function runToctouRace(call: CallTool, sandbox: Sandbox, attempts: 
   const codes: Record<string, number> = {};
   const shapeProblems: string[] = [];
   const internalErrors: string[] = [];
-  let swaps = 0;
+  let swaps: number;
   try {
     for (let attempt = 0; attempt < attempts; attempt++) {
       const body =
