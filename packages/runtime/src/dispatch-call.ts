@@ -20,12 +20,12 @@ export interface DispatchParts {
   builtins: ReadonlyMap<string, ToolImplementation>;
   visibility: CatalogVisibility;
   /** The names of every tool visible now, for the answer to an unknown tool. */
-  visibleNames(): string[];
+  visibleNames: () => string[];
   gate: VerificationGate;
   context: CallContext;
   /** Answers an apply_patch heredoc sent to exec_command; absent when the profile has no apply_patch. */
   shellSentPatch: ShellSentPatch | undefined;
-  isClosed(): boolean;
+  isClosed: () => boolean;
 }
 
 /** Creates dispatch: tool lookup, argument decoding, the apply_patch heredoc, the gate, and the tool itself. */

@@ -13,7 +13,7 @@ export interface EditPathParts {
   patchTool: BuiltinImplementations['apply_patch'] | undefined;
   gate: VerificationGate;
   context: CallContext;
-  isClosed(): boolean;
+  isClosed: () => boolean;
 }
 
 /**

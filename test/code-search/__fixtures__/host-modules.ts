@@ -19,4 +19,5 @@ try {
 } finally {
   rmSync(workspace, { recursive: true, force: true });
 }
+// eslint-disable-next-line @typescript-eslint/no-unsafe-call -- a plain ES module without declarations (see its import)
 process.stdout.write(JSON.stringify(await loadedModules()));
