@@ -206,8 +206,7 @@ describe('search_tools through the runtime', () => {
     const nonsense = await runtime.call('search_tools', { query: 'xyzzy plugh frobnicate', detail_level: 'name' });
     expect(nonsense.output).toBe(
       'No tool matched "xyzzy plugh frobnicate". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
-        'Weak matches (not loaded; search the exact name to load one):\n' +
-        'sendgrid_send_email\ngitlab_create_branch\nopenai_generate_image\ngithub_create_pull_request\nsupabase_select_rows',
+        'Weak matches (not loaded; search the exact name to load one):\ndocker_push_image\ngithub_push_files',
     );
     expect(nonsense.data?.expanded).toEqual([]);
     const rain = await runtime.call('search_tools', { query: 'will it rain in Paris' });

@@ -74,8 +74,8 @@ describe('host.catalog at run time', () => {
       expect(search.output).toBe('weather_forecast: Forecast for a city.\n\nLoaded for your next request (callable from then on): weather_forecast.');
       expect(await host.catalog.find('give the money back', 1)).toMatchObject([{ entry: { name: 'stripe_create_refund' }, weak: false }]);
       expect(embedded.map((texts) => texts.length)).toEqual([3, 1]);
-      // Without the embedder the same request only gets weak matches.
-      expect(host.catalog.search('will it rain in Paris', 1)[0].weak).toBe(true);
+      // Without the embedder the same request matches nothing: none of its words is a tool's word or near one's spelling.
+      expect(host.catalog.search('will it rain in Paris', 1)).toEqual([]);
       expect(() => createToolHost({ workspace: folder, catalogEmbedder: 'model' as never })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
       expect(() => createToolHost({ workspace: folder, catalogEmbedder, catalogEmbeddingWeight: -1 })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
     } finally {

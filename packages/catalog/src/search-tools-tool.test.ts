@@ -77,28 +77,29 @@ describe('search_tools', () => {
     expect(result.data?.expanded).toEqual([]);
   });
 
-  it('says no tool matched and lists the nearest spellings as weak matches without loading them; a tool sharing nothing is not listed', async () => {
+  it('says no tool matched and lists the nearest spellings as weak matches without loading them; a tool not near is not listed', async () => {
     const { run, matched } = setup();
-    const result = await run({ query: 'will it rain in Paris', limit: 2, detail_level: 'name' });
+    const result = await run({ query: 'isseus', limit: 1, detail_level: 'name' });
     expect(result.output).toBe(
-      'No tool matched "will it rain in Paris". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
-        'Weak matches (not loaded; search the exact name to load one):\ngithub_create_issue',
+      'No tool matched "isseus". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
+        'Weak matches (not loaded; search the exact name to load one):\ngithub_list_issues',
     );
     expect(result.data).toEqual({
-      matches: [{ name: 'github_create_issue', score: 1, exact: false, weak: true, available: 'not_loaded' }],
+      matches: [{ name: 'github_list_issues', score: 1, exact: false, weak: true, available: 'not_loaded' }],
       expanded: [],
     });
-    const nonsense = await run({ query: 'xyzzy plugh frobnicate' });
-    expect(nonsense.output).toBe(
-      'No tool matched "xyzzy plugh frobnicate". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
-        'Weak matches (not loaded; search the exact name to load one):\ngithub_create_issue: Opens a GitHub issue.',
+    const misspelled = await run({ query: 'ghitub' });
+    expect(misspelled.output).toBe(
+      'No tool matched "ghitub". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
+        'Weak matches (not loaded; search the exact name to load one):\ngithub_create_issue: Opens a GitHub issue.\ngithub_list_issues: Lists GitHub issues.',
     );
-    const nothing = await run({ query: 'zzzz qqqq' });
-    expect(nothing).toEqual({
-      ok: true,
-      output: 'No tool matched "zzzz qqqq". To search again, name the action and the service, e.g. "create jira issue".',
-      data: { matches: [], expanded: [] },
-    });
+    for (const query of ['will it rain in Paris', 'xyzzy plugh frobnicate', 'zzzz qqqq']) {
+      expect(await run({ query })).toEqual({
+        ok: true,
+        output: `No tool matched ${JSON.stringify(query)}. To search again, name the action and the service, e.g. "create jira issue".`,
+        data: { matches: [], expanded: [] },
+      });
+    }
     expect(matched).toEqual([]);
   });
 

@@ -109,13 +109,19 @@ describe('createToolCatalog', () => {
     expect(catalog.search('jira mesage', 5).map((match) => match.score)).toEqual([1, 1]);
   });
 
-  it('falls back to the nearest spellings, marked weak, when no word reaches any tool, and lists no tool that shares none', () => {
+  it('falls back to the nearest spellings, marked weak, when no word reaches any tool, and lists no tool that is not near', () => {
     const catalog = createToolCatalog(ENTRIES);
+    // Two edits from "issues": beyond the word ranking's typo distance for a word of six letters, within the fallback's.
+    const near = catalog.search('isseus', 5);
+    expect(near.map((match) => [match.entry.name, match.weak, match.exact, match.score])).toEqual([
+      ['github_list_issues', true, false, 1],
+      ['github_create_issue', true, false, 0.984],
+      ['jira_create_issue', true, false, 0.555],
+    ]);
+    expect(catalog.search('isseus', 1).map((match) => match.entry.name)).toEqual(['github_list_issues']);
     expect(catalog.search('zzzz qqqq', 3)).toEqual([]);
-    // Stop words only: nothing to match by word; the one tool whose text shares a trigram.
-    const stopWords = catalog.search('the of and', 5);
-    expect(stopWords.map((match) => [match.entry.name, match.weak, match.exact])).toEqual([['github_list_issues', true, false]]);
-    expect(stopWords.every((match) => match.score > 0)).toBe(true);
+    // Stop words only: no word to match or to spell.
+    expect(catalog.search('the of and', 5)).toEqual([]);
     expect(createToolCatalog([]).search('anything', 5)).toEqual([]);
   });
 

@@ -4,8 +4,8 @@ import { catalogEntrySchema } from './catalog-entry-schema.js';
 import { CatalogEmbeddings, type CatalogEmbedder } from './catalog-embeddings.js';
 import { LexicalIndex, insertRanked, type LexicalHit, type RankedHit } from './lexical-index.js';
 import { buildQueryTerms } from './query-terms.js';
-import { indexTerms, nameKey, splitWords } from './search-text.js';
-import { WeakMatchIndex } from './weak-match-index.js';
+import { indexTerms, nameKey } from './search-text.js';
+import { NearestSpellings } from './nearest-spellings.js';
 
 /** A searchable set of catalog entries that can change at run time. */
 export interface ToolCatalog {
@@ -19,7 +19,7 @@ export interface ToolCatalog {
   /**
    * Ranks entries for a query by their words: tools named exactly come first (in query order), then the best matches
    * up to `limit`, then matches marked `weak` (reached only through a typo correction or a completion of the query's
-   * words; when no word reaches any tool, the nearest spellings by character trigrams). Empty when nothing is near.
+   * words; when no word reaches any tool, the tools whose words are nearest in spelling). Empty when nothing is near.
    */
   search(query: string, limit: number): CatalogMatch[];
   /**
@@ -126,7 +126,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
   /** Lower-case name and name key → entry names (first registered first), for exact-name queries. */
   const byKey = new Map<string, string[]>();
   const index = new LexicalIndex();
-  const weak = new WeakMatchIndex();
+  const nearest = new NearestSpellings();
   if (options.embedder !== undefined && typeof options.embedder !== 'function') throw new ToolHostError('invalid_options', 'catalog embedder must be a function');
   const embeddingWeight = options.embeddingWeight === undefined ? FUSION.embedding : options.embeddingWeight;
   if (typeof embeddingWeight !== 'number' || !Number.isFinite(embeddingWeight) || embeddingWeight < 0) {
@@ -158,7 +158,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
       parameters: indexTerms(parameterText(entry)),
       tags: indexTerms((entry.tags ?? []).join(', ')),
     });
-    weak.add(entry.name, `${splitWords(entry.name).join(' ')} ${entry.description}`);
+    nearest.add(entry.name, entry.name, entry.description);
     embeddings?.add(entry);
     records.set(entry.name, entry);
     for (const key of keysOf(entry.name)) {
@@ -195,7 +195,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
     named.slice(0, MAX_EXACT).map((name) => ({ entry: records.get(name)!, score: 1, exact: true, weak: false }));
 
   const weakMatches = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] =>
-    topHits(weak.rank(text).filter((hit) => !exclude.has(hit.id)), needed).map((hit) => matchOf(hit, true));
+    nearest.rank(text, needed, exclude).map((hit) => matchOf(hit, true));
 
   const catalog: ToolCatalog = {
     add(entry) {
@@ -212,7 +212,7 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
     remove(name) {
       if (!records.has(name)) return false;
       index.remove(name);
-      weak.remove(name);
+      nearest.remove(name);
       embeddings?.remove(name);
       records.delete(name);
       for (const key of keysOf(name)) {
