@@ -6,6 +6,7 @@ import { extensionOf, languageOfPath } from './language-table.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache, DEFAULT_CACHE_SOURCE_CHARS } from './parse-cache.js';
 import { createResultCache, snapshotWorkspace } from './result-cache.js';
+import type { CandidatePrefilter } from './candidate-prefilter.js';
 import { createRipgrepSearches, type RipgrepSearches } from './ripgrep-prefilter.js';
 import { definitionCandidates } from './definition-candidates.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
@@ -15,16 +16,6 @@ import type { IndexLookupRequest } from './index-lookup-request.js';
 import { resolveSearchScope } from './search-scope.js';
 import { startSymbolIndex, type IndexLookup, type ScanSupport, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
 
-/** Narrows the files whose content may contain the query (e.g. ripgrep on a disk workspace); undefined means "no opinion". */
-export type CandidatePrefilter = (request: {
-  workspace: Workspace;
-  query: string;
-  caseSensitive: boolean;
-  start: string;
-  /** Lower-case extensions (without the dot) the search is limited to, when `file_types` was given. */
-  extensions?: ReadonlySet<string>;
-  signal?: AbortSignal;
-}) => Promise<ReadonlySet<string> | undefined>;
 
 /** Options of {@link createCodeSearchTool}. */
 export interface CodeSearchToolOptions {

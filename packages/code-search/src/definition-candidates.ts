@@ -1,6 +1,6 @@
 import type { Workspace } from '@toolhost/core';
 import { occurrencesNeedParse } from './classify-occurrences.js';
-import type { CandidatePrefilter } from './code-search-tool.js';
+import type { CandidatePrefilter } from './candidate-prefilter.js';
 import { MAX_PARSE_BYTES } from './file-limits.js';
 import { languageOfPath } from './language-table.js';
 import type { LiteralMatcher } from './literal-matcher.js';

@@ -1,5 +1,6 @@
 export { codeSearchSchema, RESULT_TYPES, type ResultType, type CodeSearchArgs } from './code-search-schema.js';
-export { createCodeSearchTool, type CodeSearchTool, type CodeSearchToolOptions, type CandidatePrefilter } from './code-search-tool.js';
+export { createCodeSearchTool, type CodeSearchTool, type CodeSearchToolOptions } from './code-search-tool.js';
+export type { CandidatePrefilter } from './candidate-prefilter.js';
 export { createSymbolIndex, symbolIndexCacheFile, type IndexLookup, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
 export type { IndexStats } from './index-store.js';
 export type { IndexedFile } from './index-lookups.js';

@@ -1,5 +1,5 @@
 import { parseRipgrepFileList, ripgrepFileListArguments } from '@toolhost/core';
-import type { CandidatePrefilter } from './code-search-tool.js';
+import type { CandidatePrefilter } from './candidate-prefilter.js';
 import { createRipgrepLineReader } from './ripgrep-line-reader.js';
 
 /** Options of {@link createRipgrepPrefilter}. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createToolHost, ToolHostError, type Environment } from 'toolhost';
 import type { CliTarget, DockerImageTarget } from './cli-options.js';
 import { createEnvironmentHost, type McpHostOptions } from './environment-host.js';
-import type { McpSessionHost } from './mcp-http-server.js';
+import type { McpSessionHost } from './mcp-session-host.js';
 import { loadOptionalPackage } from './optional-package.js';
 
 /** How `toolhost-mcp` starts the tool host of each MCP session on its target. */

@@ -1,5 +1,5 @@
 import { createToolHost, errorResult, type Environment, type ToolHostOptions, type ToolResult } from 'toolhost';
-import type { McpSessionHost } from './mcp-http-server.js';
+import type { McpSessionHost } from './mcp-session-host.js';
 
 /** Options of the tool host each MCP session gets over its environment: every toolhost option but where it runs. */
 export type McpHostOptions = Omit<ToolHostOptions, 'workspace' | 'environment'>;

@@ -6,6 +6,6 @@ export {
   type McpHttpServer,
   type McpHttpServerOptions,
   type McpSessionEndReason,
-  type McpSessionHost,
 } from './mcp-http-server.js';
+export type { McpSessionHost } from './mcp-session-host.js';
 export { TOOL_ANNOTATIONS, TOOL_OUTPUT_SCHEMAS } from './tool-metadata.js';

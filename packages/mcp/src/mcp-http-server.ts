@@ -5,10 +5,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ToolHostError, type Environment } from 'toolhost';
 import { createMcpServer, type McpServerOptions, type McpToolHost } from './create-mcp-server.js';
 import { createEnvironmentHost, type McpHostOptions } from './environment-host.js';
+import type { McpSessionHost } from './mcp-session-host.js';
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost, normalizeOrigin } from './request-origin.js';
 
-/** A host the HTTP server owns: one per MCP session, closed with it. */
-export type McpSessionHost = McpToolHost & { close(): Promise<void> };
 
 /** Options of {@link createMcpHttpServer}. */
 export interface McpHttpServerOptions extends McpServerOptions {
