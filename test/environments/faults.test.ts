@@ -5,7 +5,7 @@ import { approximateTokenizer } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createSshEnvironment } from '@toolhost/ssh';
 import { createToolHost, type ToolHost } from 'toolhost';
-import { ENGINES } from './engines.js';
+import { ENGINES, needsEngine } from './engines.js';
 
 // Engines that fail under a command: the call in flight ends with a clear note (no hang), later calls get clear
 // errors or work again, and the host keeps answering. Availability is reported (and enforced in CI) by conformance.test.ts.
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`;
 
-describe.skipIf(dockerMissing !== undefined)('docker: the container is killed in the middle of a command', () => {
+describe('docker: the container is killed in the middle of a command', needsEngine('docker', dockerMissing), () => {
   test('the command ends with a note, later calls fail clearly, the host keeps answering, close() returns', async () => {
     const environment = await createDockerEnvironment({ image: process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox', root: '/work/ws' });
     const host = createToolHost({ environment, shellProfile: 'unix_like', tokenizer: approximateTokenizer });
@@ -46,7 +46,7 @@ describe.skipIf(dockerMissing !== undefined)('docker: the container is killed in
   });
 });
 
-describe.skipIf(sshMissing !== undefined)('ssh: the connection drops in the middle of a command', () => {
+describe('ssh: the connection drops in the middle of a command', needsEngine('ssh', sshMissing), () => {
   test('the command ends with a note, the next call reconnects, close() returns', async () => {
     const { TOOLHOST_TEST_SSH_HOST: host, TOOLHOST_TEST_SSH_PORT: port, TOOLHOST_TEST_SSH_USER: username, TOOLHOST_TEST_SSH_KEY: key, TOOLHOST_TEST_SSH_ROOT: root } = process.env;
     const environment = await createSshEnvironment({ host: host!, port: Number(port), username: username!, privateKey: readFileSync(key!), root: root! });

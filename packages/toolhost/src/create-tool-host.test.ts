@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLocalEnvironment } from '@toolhost/exec';
+import { skipWhen } from '../../../test/skip-reason.js';
 import { ToolHostError, approximateTokenizer, createToolHost } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolhost-facade-'));
@@ -137,6 +138,8 @@ describe('codeSearch.index', () => {
   // A worker thread is an OS thread of this process: the count in /proc shows whether the index started one.
   const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
   const linux = process.platform === 'linux' && existsSync('/proc/self/status');
+  // The index runs on any platform; these tests count its worker thread in /proc.
+  const linuxOnly = skipWhen(linux ? undefined : 'counts threads in /proc: Linux only');
   const workspaceWith = (name: string) => {
     const root = mkdtempSync(join(dir, name));
     writeFileSync(join(root, 'widget.ts'), 'export function makeWidget() {\n  return 1;\n}\n');
@@ -149,7 +152,7 @@ describe('codeSearch.index', () => {
     expect(result.output).toContain('widget.ts:1');
   };
 
-  it.runIf(linux)('keeps the index in the given cacheDir, on a worker thread', async () => {
+  it('keeps the index in the given cacheDir, on a worker thread', linuxOnly, async () => {
     const cacheDir = mkdtempSync(join(dir, 'cache-'));
     const before = threads();
     const host = createToolHost({ workspace: workspaceWith('indexed-'), profile: 'advanced', codeSearch: { index: { cacheDir } } });
@@ -159,7 +162,7 @@ describe('codeSearch.index', () => {
     await host.close();
   });
 
-  it.runIf(linux)('watch: false still sees an edit made behind the host at the next search', async () => {
+  it('watch: false still sees an edit made behind the host at the next search', linuxOnly, async () => {
     const workspace = workspaceWith('unwatched-');
     const host = createToolHost({ workspace, profile: 'advanced', codeSearch: { index: { cacheDir: false, watch: false } } });
     await definitionOf(host);
@@ -169,7 +172,7 @@ describe('codeSearch.index', () => {
     await host.close();
   });
 
-  it.runIf(linux)('index: false starts no worker and answers by scanning', async () => {
+  it('index: false starts no worker and answers by scanning', linuxOnly, async () => {
     const before = threads();
     const host = createToolHost({ workspace: workspaceWith('scanned-'), profile: 'advanced', codeSearch: { index: false } });
     await definitionOf(host);
