@@ -20,6 +20,17 @@ export interface AgentsEditor {
 /**
  * An OpenAI Agents SDK `Editor` over a tool host: each operation runs through the host's apply_patch engine
  * (atomic, boundary-checked, counted by the anti-blind-editing gate); a refused one is `failed` with its fix-it text.
+ *
+ * @example
+ * ```ts
+ * import { Agent, applyPatchTool, shellTool } from '@openai/agents';
+ * import { createAgentsEditor, createAgentsShell } from '@toolhost/openai';
+ *
+ * const agent = new Agent({
+ *   name: 'fixer',
+ *   tools: [applyPatchTool({ editor: createAgentsEditor(host) }), shellTool({ shell: createAgentsShell(host) })],
+ * });
+ * ```
  */
 export function createAgentsEditor(host: Pick<ToolHost, 'call'>): AgentsEditor {
   const run = async (operation: unknown): Promise<AgentsEditorResult> => {

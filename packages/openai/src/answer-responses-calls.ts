@@ -49,6 +49,12 @@ function parseArguments(text: unknown, schema: unknown): unknown {
  * `function_call` and `custom_tool_call` through the named tool; `apply_patch_call` (one V4A file operation)
  * through apply_patch, `failed` with its fix-it text when nothing was written; `shell_call` through exec_command,
  * one output entry per command. Other items are ignored.
+ *
+ * @example
+ * ```ts
+ * const response = await client.responses.create({ model: 'gpt-5', input, tools: toResponsesTools(host, { native: true }) });
+ * const outputs = await answerResponsesCalls(response.output, host); // send these back with the next request
+ * ```
  */
 export async function answerResponsesCalls(
   items: readonly unknown[],

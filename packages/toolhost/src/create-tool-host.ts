@@ -132,7 +132,30 @@ function checkOptions(options: ToolHostOptions): void {
   checkCodeSearchOptions(options.codeSearch);
 }
 
-/** Creates a tool host over a real workspace folder or an environment. */
+/**
+ * Creates a tool host over a folder on this machine (`workspace`) or over an environment (a Docker container, an SSH
+ * host). `host.tools` is what to offer the model; `host.call(name, args)` runs one of its tool calls and resolves to the
+ * text to show it (a model's mistake is an `ok: false` result, never an exception); `host.close()` kills every process
+ * the commands started and removes the spooled output.
+ *
+ * @example
+ * ```ts
+ * import { createToolHost } from 'toolhost';
+ *
+ * const host = createToolHost({ workspace: '/abs/path/to/repo', profile: 'advanced' });
+ * try {
+ *   const result = await host.call('exec_command', { cmd: 'npm test', max_output_tokens: 2000 });
+ *   console.log(result.ok, result.data?.exit_code, result.output);
+ * } finally {
+ *   await host.close();
+ * }
+ * ```
+ *
+ * @throws `ToolHostError` with code `invalid_options` when an option is wrong: `workspace` not an absolute path of an
+ * existing folder, both or neither of `workspace` and `environment`, an unknown `profile` or `shellProfile`, a malformed
+ * `shellEnvironment` or `codeSearch`, a catalog entry without a valid name, description, input schema or handler, or a
+ * negative `catalogEmbeddingWeight`; with code `duplicate_tool` when two catalog entries share a name.
+ */
 export function createToolHost(options: ToolHostOptions): ToolHost {
   checkOptions(options);
   const profile = options.profile ?? 'default';
