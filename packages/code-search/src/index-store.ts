@@ -1,7 +1,7 @@
 // The symbol index itself, as held by its worker thread: one entry per file of a disk workspace, validated by size and
 // mtime, with every identifier node and the word tokens of code files. Node-only (sync file access keeps sweeps cheap).
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { Workspace, WorkspaceDirEntry, WorkspaceStat } from '@toolhost/core';
 import type { SyntaxParser } from './grammar-loader.js';
@@ -14,6 +14,8 @@ import { pathHolds } from './literal-matcher.js';
 import { listFolder, walkWorkspace } from './workspace-walker.js';
 import { buildOrder } from './build-order.js';
 import type { ChangeJournal, JournalChanges } from './change-journal.js';
+import type { IndexCacheLimits } from './index-cache-limits.js';
+import { pruneIndexCache } from './index-cache-pruning.js';
 
 /** Bumped whenever the stored layout or the classification changes, so older cache files are ignored. */
 export const INDEX_FORMAT = 3;
@@ -152,6 +154,8 @@ export interface IndexStoreOptions {
   parser: SyntaxParser;
   /** Where the index is persisted between processes; none: kept in memory only. */
   cacheFile?: string;
+  /** Bounds of the folder holding `cacheFile`, applied at each save (see pruneIndexCache). */
+  cacheLimits?: IndexCacheLimits;
   /** Called between files while building, so messages are handled. */
   yieldNow?: () => Promise<void>;
   /** Tells what changed instead of a stat of every file at each lookup; none: every lookup checks all files under its folder. */
@@ -473,6 +477,13 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       return false;
     }
     if (stored?.format !== INDEX_FORMAT || stored.root !== root) return false;
+    // The file's mtime is when it was last used: the cache folder's age limit must not take an index read every day.
+    try {
+      const now = new Date();
+      utimesSync(options.cacheFile, now, now);
+    } catch {
+      // A read-only cache folder still serves the index.
+    }
     for (const folded of stored.folds) foldId(folded);
     for (const name of stored.names) nameId(name);
     for (const [dir, mtimeMs] of stored.dirs) dirs.set(dir, mtimeMs);
@@ -618,6 +629,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         writeFileSync(temporary, serialize(stored));
         renameSync(temporary, options.cacheFile);
         dirty = false;
+        pruneIndexCache(dirname(options.cacheFile), basename(options.cacheFile), options.cacheLimits);
       } catch {
         rmSync(temporary, { force: true });
       }

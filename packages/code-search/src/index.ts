@@ -1,6 +1,7 @@
 export { codeSearchSchema, RESULT_TYPES, type ResultType, type CodeSearchArgs } from './code-search-schema.js';
 export { createCodeSearchTool, type CodeSearchTool, type CodeSearchToolOptions, type CandidatePrefilter } from './code-search-tool.js';
 export { createSymbolIndex, symbolIndexCacheFile, type IndexLookup, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
+export { DEFAULT_INDEX_CACHE_MAX_AGE_MS, DEFAULT_INDEX_CACHE_MAX_BYTES, type IndexCacheLimits } from './index-cache-limits.js';
 export type { IndexedFile, IndexStats } from './index-store.js';
 export { GRAMMAR_WASM_FILES, nodeGrammarSource, createSyntaxParser, type GrammarSource, type SyntaxParser } from './grammar-loader.js';
 export { LANGUAGES, resolveFileTypes, languageOfPath, type LanguageInfo, type GrammarId, type FileTypeSelection } from './language-table.js';

@@ -1,3 +1,4 @@
+import type { IndexCacheLimits } from './index-cache-limits.js';
 import type { IndexedFile, IndexStats } from './index-store.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 import type { ResultType } from './code-search-schema.js';
@@ -18,6 +19,12 @@ export interface SymbolIndexOptions {
    * starts warm. Default: `toolhost-code-search` under `os.tmpdir()`; `false` keeps the index in memory only.
    */
   cacheDir?: string | false;
+  /**
+   * Bounds of `cacheDir`, applied each time an index is saved there: index files unused for `maxAgeMs` (default 30
+   * days) are removed, then the least recently used until the folder holds at most `maxBytes` (default 512 MiB); the
+   * index just saved always stays.
+   */
+  cacheLimits?: IndexCacheLimits;
   /**
    * Hear changes from the file system (inotify, on Linux local file systems) so a lookup checks only what changed; default
    * true. Off, or on a network or FUSE file system, each lookup stats every indexed file under the searched folder.
@@ -96,7 +103,7 @@ type WorkerConstructor = typeof import('node:worker_threads').Worker;
  * build alike). Run from sources (tests, benchmarks), the entry is TypeScript: it is required through the tsx loader, whose
  * require hook also works in worker threads.
  */
-async function startWorker(Worker: WorkerConstructor, workerData: { root: string; cacheFile?: string; watch: boolean }) {
+async function startWorker(Worker: WorkerConstructor, workerData: { root: string; cacheFile?: string; cacheLimits?: IndexCacheLimits; watch: boolean }) {
   const fromSource = import.meta.url.endsWith('.ts');
   const url = new URL(fromSource ? './symbol-index-worker.ts' : './symbol-index-worker.js', import.meta.url);
   if (!fromSource) return new Worker(url, { workerData });
@@ -138,7 +145,7 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
   const workerPromise = (async () => {
     const [{ Worker }, cacheFile] = await Promise.all([import('node:worker_threads'), symbolIndexCacheFile(root, options.cacheDir), startAfter]);
     if (closed || closing) return undefined;
-    const worker = await startWorker(Worker, { root, cacheFile, watch: options.watch ?? true });
+    const worker = await startWorker(Worker, { root, cacheFile, cacheLimits: options.cacheLimits, watch: options.watch ?? true });
     // Referenced while it builds or answers; idle, it never keeps the process alive (close() still stops it).
     const idle = () => {
       if (pending.size === 0 && (isReady || closed)) worker.unref();

@@ -8,7 +8,7 @@ export function createBuiltinImplementations(
   exec: { execCommand: ToolImplementation; writeStdin: ToolImplementation },
   // Written out, not CodeSearchToolOptions: a consumer's type check would otherwise load code-search's declarations
   // and, through them, web-tree-sitter's (which do not compile without skipLibCheck).
-  codeSearch: { index?: boolean | { cacheDir?: string | false; watch?: boolean } } = {},
+  codeSearch: { index?: boolean | { cacheDir?: string | false; cacheLimits?: { maxAgeMs?: number; maxBytes?: number }; watch?: boolean } } = {},
 ): BuiltinImplementations {
   return {
     exec_command: exec.execCommand,

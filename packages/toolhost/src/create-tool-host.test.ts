@@ -38,6 +38,9 @@ describe('createToolHost', () => {
     [{ workspace: dir, codeSearch: { index: { cacheDir: 'relative/cache' } } }],
     [{ workspace: dir, codeSearch: { index: { cacheDir: true } } }],
     [{ workspace: dir, codeSearch: { index: { watch: 'yes' } } }],
+    [{ workspace: dir, codeSearch: { index: { cacheLimits: 30 } } }],
+    [{ workspace: dir, codeSearch: { index: { cacheLimits: { maxAgeMs: -1 } } } }],
+    [{ workspace: dir, codeSearch: { index: { cacheLimits: { maxBytes: '1 GB' } } } }],
     [undefined],
   ])('throws invalid_options for %j', (options) => {
     expect(thrownCode(() => createToolHost(options as never))).toBe('invalid_options');
@@ -152,12 +155,16 @@ describe('codeSearch.index', () => {
     expect(result.output).toContain('widget.ts:1');
   };
 
-  it('keeps the index in the given cacheDir, on a worker thread', linuxOnly, async () => {
+  it('keeps the index in the given cacheDir, on a worker thread, within its cacheLimits', linuxOnly, async () => {
     const cacheDir = mkdtempSync(join(dir, 'cache-'));
+    // Another workspace's index, recent: only the size limit can take it.
+    const other = `index-${'b'.repeat(24)}.v8`;
+    writeFileSync(join(cacheDir, other), 'x');
     const before = threads();
-    const host = createToolHost({ workspace: workspaceWith('indexed-'), profile: 'advanced', codeSearch: { index: { cacheDir } } });
+    const host = createToolHost({ workspace: workspaceWith('indexed-'), profile: 'advanced', codeSearch: { index: { cacheDir, cacheLimits: { maxBytes: 0 } } } });
     await definitionOf(host);
-    await vi.waitFor(() => expect(readdirSync(cacheDir).filter((name) => /^index-[0-9a-f]{24}\.v8$/.test(name))).toHaveLength(1), { timeout: 60_000, interval: 25 });
+    await vi.waitFor(() => expect(readdirSync(cacheDir).filter((name) => /^index-[0-9a-f]{24}\.v8$/.test(name) && name !== other)).toHaveLength(1), { timeout: 60_000, interval: 25 });
+    await vi.waitFor(() => expect(readdirSync(cacheDir)).not.toContain(other), { timeout: 60_000, interval: 25 });
     expect(threads()).toBeGreaterThan(before);
     await host.close();
   });
