@@ -32,6 +32,7 @@ export {
 export {
   DEFAULT_MAX_OUTPUT_TOKENS,
   MAX_OUTPUT_TOKENS_LIMIT,
+  MAX_OUTPUT_TOKENS_FLOOR,
   MAX_OUTPUT_TOKENS_MESSAGE,
   maxOutputTokensSchema,
   preflightMaxOutputTokens,

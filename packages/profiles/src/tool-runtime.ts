@@ -5,6 +5,7 @@ import {
   budgetOutput,
   DEFAULT_MAX_OUTPUT_TOKENS,
   MAX_OUTPUT_TOKENS_LIMIT,
+  MAX_OUTPUT_TOKENS_FLOOR,
   errorResult,
   maxOutputTokensSchema,
   okResult,
@@ -99,7 +100,7 @@ export interface ToolRuntime {
    * shell), so a passing verification there clears the gate as it would through exec_command.
    */
   recordCommand(cmd: string, exitCode: number): void;
-  /** Fits text to a token budget (default 10,000) as every tool output is fitted: head and tail kept, the whole text spooled. */
+  /** Fits text to a token budget (default 10,000; under 100 counts as 100) as every tool output is fitted: head and tail kept, the whole text spooled. */
   budget(label: string, text: string, maxOutputTokens?: number): Promise<BudgetedText>;
   nextSegment(): ToolDefinition[];
   close(): Promise<void>;
@@ -421,7 +422,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
     async budget(label, text, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS) {
       if (closed) throw new ToolHostError('host_closed', 'the tool host is closed');
-      const limit = Math.min(MAX_OUTPUT_TOKENS_LIMIT, Math.max(1, Math.floor(Number.isFinite(maxOutputTokens) ? maxOutputTokens : DEFAULT_MAX_OUTPUT_TOKENS)));
+      const limit = Math.min(MAX_OUTPUT_TOKENS_LIMIT, Math.max(MAX_OUTPUT_TOKENS_FLOOR, Math.floor(Number.isFinite(maxOutputTokens) ? maxOutputTokens : DEFAULT_MAX_OUTPUT_TOKENS)));
       const fitted = await fit(label, okResult(text), limit);
       const spoolPath = fitted.data?.spool_path;
       return typeof spoolPath === 'string' ? { output: fitted.output, truncated: true, spool_path: spoolPath } : { output: fitted.output, truncated: false };

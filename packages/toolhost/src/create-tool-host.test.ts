@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLocalEnvironment } from '@toolhost/exec';
 import { skipWhen } from '../../../test/skip-reason.js';
-import { ToolHostError, approximateTokenizer, createToolHost } from './index.js';
+import { ToolHostError, approximateTokenizer, createToolHost, gptTokenizer } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolhost-facade-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -94,6 +94,22 @@ describe('createToolHost', () => {
     expect(thrownCode(() => createToolHost({ workspace: dir, catalog: [entry] }))).toBe('duplicate_tool');
   });
 
+  it('keeps the exec header at the smallest budget: exit code or session, and where the whole output is', async () => {
+    const host = createToolHost({ workspace: dir });
+    try {
+      const exited = await host.call('exec_command', { cmd: 'seq 1 20000; exit 3', max_output_tokens: 1 });
+      expect(exited.output.split('\n')).toContain('Process exited with code 3');
+      expect(exited.output).toContain(`Full output: ${String(exited.data?.spool_path)}`);
+      expect(gptTokenizer.count(exited.output)).toBeLessThanOrEqual(100);
+      const running = await host.call('exec_command', { cmd: 'seq 1 20000; exec sleep 60', yield_time_ms: 250, max_output_tokens: 1 });
+      expect(running.output.split('\n')).toContain(`Process running with session ID ${String(running.data?.session_id)}`);
+      expect(running.output).toContain(`Full output: ${String(running.data?.spool_path)}`);
+      expect(gptTokenizer.count(running.output)).toBeLessThanOrEqual(100);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('never throws for model mistakes and throws host_closed after close()', async () => {
     const host = createToolHost({ workspace: dir, tokenizer: approximateTokenizer });
     for (const [name, args] of [['nope', {}], ['exec_command', null], ['exec_command', { cmd: 1 }], ['unified_file', {}]] as const) {
@@ -118,7 +134,7 @@ describe('createToolHost', () => {
       },
     ];
     const withCatalog = createToolHost({ workspace: dir, catalog: entries });
-    const result = await withCatalog.call('big_report', { max_output_tokens: 50 });
+    const result = await withCatalog.call('big_report', { max_output_tokens: 100 });
     expect(result.ok).toBe(true);
     expect(result.data?.truncated).toBe(true);
     const spoolPath = String(result.data?.spool_path);
@@ -127,7 +143,7 @@ describe('createToolHost', () => {
     expect(existsSync(spoolPath)).toBe(false);
 
     const host = createToolHost({ workspace: dir, spoolDir, catalog: entries });
-    const spooled = await host.call('big_report', { max_output_tokens: 50 });
+    const spooled = await host.call('big_report', { max_output_tokens: 100 });
     expect(String(spooled.data?.spool_path).startsWith(spoolDir)).toBe(true);
     expect(readdirSync(spoolDir)).toHaveLength(1);
     await host.close();

@@ -110,7 +110,7 @@ export interface ToolHost {
   readPath(path: string): Promise<WorkspacePathRead>;
   /** Tells the anti-blind-editing gate that a command ran outside exec_command (a provider's persistent shell) and how it exited. */
   recordCommand(cmd: string, exitCode: number): void;
-  /** Fits text to a token budget (default 10,000) like every tool output: head and tail kept, the whole text spooled. */
+  /** Fits text to a token budget (default 10,000; under 100 counts as 100) like every tool output: head and tail kept, the whole text spooled. */
   budget(label: string, text: string, maxOutputTokens?: number): Promise<BudgetedText>;
   /** Starts the next request segment; deferred tools found by search_tools join `tools`. */
   nextSegment(): ToolDefinition[];
@@ -164,7 +164,8 @@ function checkOptions(options: ToolHostOptions): void {
  * @throws `ToolHostError` with code `invalid_options` when an option is wrong: `workspace` not an absolute path of an
  * existing folder, both or neither of `workspace` and `environment`, an unknown `profile` or `shellProfile`, a malformed
  * `shellEnvironment` or `codeSearch`, a catalog entry without a valid name, description, input schema or handler, or a
- * negative `catalogEmbeddingWeight`; with code `duplicate_tool` when two catalog entries share a name.
+ * negative `catalogEmbeddingWeight`; with code `duplicate_tool` when two catalog entries share a name or one takes a
+ * built-in tool's.
  */
 export function createToolHost(options: ToolHostOptions): ToolHost {
   checkOptions(options);
