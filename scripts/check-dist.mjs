@@ -2,8 +2,8 @@
 // Fails when a built package ships code it should have imported, or imports what it does not declare:
 // - a dist source map lists a source from node_modules or from outside the package's own src/ (another workspace
 //   package inlined), which is how an undeclared import shows up once tsup keeps only declared packages external;
-// - a dist .js/.cjs/.d.ts/.d.cts file names a bare package that is neither a Node builtin, the package itself, nor
-//   declared in its dependencies, peerDependencies or optionalDependencies.
+// - a dist .js/.cjs/.d.ts/.d.cts file names a bare package (outside a comment line) that is neither a Node builtin, the
+//   package itself, nor declared in its dependencies, peerDependencies or optionalDependencies.
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
@@ -13,6 +13,8 @@ const BUILTINS = new Set(builtinModules);
 const PACKAGE_SPECIFIER = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?:\/[\w.@/-]*)?$/i;
 // tsup's own CJS shims (import.meta.url) are the one piece of node_modules a dist may contain.
 const ALLOWED_INLINE = `${sep}node_modules${sep}tsup${sep}assets${sep}`;
+/** A line inside a block comment (` * …`) or a line comment. */
+const COMMENT_LINE = /^\s*(?:\*|\/\/).*$/gm;
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["']([^"'./][^"']*)["']/gm;
 
 /** The package name of a bare specifier (`@scope/name/sub` -> `@scope/name`). */
@@ -49,7 +51,8 @@ export function distProblems({ folder, manifest }) {
         else if (!absolute.startsWith(ownSources)) problems.push(`${shown} inlines ${relative(folder, absolute)}, outside the package's src/`);
       }
     } else if (/\.(c|m)?js$|\.d\.(c|m)?ts$/.test(file)) {
-      const text = readFileSync(file, 'utf8');
+      // Comment lines do not import: a JSDoc example shows how a user imports other packages.
+      const text = readFileSync(file, 'utf8').replace(COMMENT_LINE, '');
       for (const [, specifier] of text.matchAll(SPECIFIER)) {
         if (!PACKAGE_SPECIFIER.test(specifier) || specifier.startsWith('node:') || BUILTINS.has(specifier)) continue;
         const name = packageNameOf(specifier);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Packs (or publishes) every workspace package from a staging copy, so the working tree is never modified:
 // the copy's package.json loses the development-only `@toolhost/source` export condition (it points at src/, which
-// is not shipped), `scripts` and `devDependencies`; the root LICENSE is added (and the root README for the facade);
+// is not shipped), `scripts` and `devDependencies`; the root LICENSE is added;
 // a CHANGELOG.md written by `changeset version` is shipped too.
 //
 //   node scripts/pack-packages.mjs --out DIR          pack every package into DIR and print each tarball's size
@@ -41,9 +41,8 @@ export function stagePackage({ folder, manifest }, stagingRoot) {
   mkdirSync(staged, { recursive: true });
   for (const entry of manifest.files ?? []) cpSync(join(folder, entry), join(staged, entry), { recursive: true });
   writeFileSync(join(staged, 'package.json'), `${JSON.stringify(publishedManifest(manifest), null, 2)}\n`);
-  const readme = existsSync(join(folder, 'README.md')) ? join(folder, 'README.md') : manifest.name === 'toolhost' ? join(repositoryRoot, 'README.md') : undefined;
-  if (!readme) throw new Error(`${manifest.name}: no README.md in ${folder}`);
-  cpSync(readme, join(staged, 'README.md'));
+  if (!existsSync(join(folder, 'README.md'))) throw new Error(`${manifest.name}: no README.md in ${folder}`);
+  cpSync(join(folder, 'README.md'), join(staged, 'README.md'));
   cpSync(join(existsSync(join(folder, 'LICENSE')) ? folder : repositoryRoot, 'LICENSE'), join(staged, 'LICENSE'));
   if (existsSync(join(folder, 'CHANGELOG.md'))) cpSync(join(folder, 'CHANGELOG.md'), join(staged, 'CHANGELOG.md'));
   return staged;

@@ -58,9 +58,12 @@ export async function main(log: (line: string) => void = console.log): Promise<v
     });
     for (const step of result.steps) {
       for (const toolResult of step.toolResults) {
-        const output = toolResult.output as { ok: boolean; output: string; data?: { exit_code?: number } };
-        const exit = output.data?.exit_code === undefined ? '' : ` (exit ${output.data.exit_code})`;
-        log(`tool ${toolResult.toolName} ${JSON.stringify(toolResult.input)} → ok ${output.ok}${exit}`);
+        // The built-in tools' inputs and results are typed by toolName; a catalog tool's come with dynamic: true.
+        if (toolResult.dynamic) continue;
+        const { ok, data } = toolResult.output;
+        const exit = typeof data?.exit_code === 'number' ? ` (exit ${data.exit_code})` : '';
+        const shown = toolResult.toolName === 'exec_command' ? toolResult.input.cmd : JSON.stringify(toolResult.input);
+        log(`tool ${toolResult.toolName} ${shown} → ok ${ok}${exit}`);
       }
     }
     log(`answer: ${result.text}`);

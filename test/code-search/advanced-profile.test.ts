@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gptTokenizer } from '@toolhost/core';
 import { createToolHost } from 'toolhost';
 import { createFakeToolHost } from '@toolhost/testing';
 
@@ -58,9 +59,9 @@ describe('code_search through the hosts (advanced profile)', () => {
       expect(extra.error?.code).toBe('invalid_arguments');
       const outside = await host.call('code_search', { query: 'x', path: '/etc' });
       expect(outside.error?.code).toBe('outside_workspace');
-      const budget = await host.call('code_search', { query: 'ToolProfile', max_output_tokens: 20 });
+      const budget = await host.call('code_search', { query: 'ToolProfile', max_output_tokens: 100 });
       expect(budget.ok).toBe(true);
-      expect(budget.output.length).toBeLessThan(400);
+      expect(gptTokenizer.count(budget.output)).toBeLessThanOrEqual(100);
     } finally {
       await host.close();
     }

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { approximateTokenizer } from '@toolhost/core';
 import { createToolHost, type ToolHost } from 'toolhost';
-import { ENGINES, type PreparedEngine } from './engines.js';
+import { skipWhen } from '../skip-reason.js';
+import { ENGINE_SETUP, ENGINES, needsEngine, type PreparedEngine } from './engines.js';
 
 // One suite, every engine: a tool must behave the same on this machine, in a Docker container and on an SSH host.
 // An engine that is missing is reported loudly; in CI (CI=true) it fails the run instead of being skipped.
@@ -14,14 +15,14 @@ for (const { engine, reason } of availability) {
   }
 }
 
-test.runIf(inCi)('in CI every engine is available (docker and sshd are set up by test/environments/setup-ci.sh)', () => {
+test('in CI every engine is available (docker and sshd are set up by test/environments/setup-ci.sh)', skipWhen(inCi ? undefined : 'checks the engines only in CI', `${ENGINE_SETUP}, then CI=true npx vitest run test/environments`), () => {
   expect(availability.filter((entry) => entry.reason !== undefined).map((entry) => `${entry.engine.name}: ${entry.reason}`)).toEqual([]);
 });
 
 const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`;
 
 for (const { engine, reason } of availability) {
-  describe.skipIf(reason !== undefined)(`${engine.name} environment`, () => {
+  describe(`${engine.name} environment`, needsEngine(engine.name, reason), () => {
     let prepared: PreparedEngine;
     let host: ToolHost;
     beforeAll(async () => {

@@ -7,6 +7,7 @@ import type { Environment } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createLocalEnvironment } from '@toolhost/exec';
 import { createSshEnvironment } from '@toolhost/ssh';
+import { skipWhen } from '../skip-reason.js';
 
 /** One engine the conformance suite runs against. */
 export interface Engine {
@@ -127,6 +128,14 @@ const ssh: Engine = {
     };
   },
 };
+
+/** The command that brings up the Docker and SSH engines on this machine (it needs root and apt). */
+export const ENGINE_SETUP = 'eval "$(bash test/environments/setup-ci.sh)" (needs root and apt)';
+
+/** Options for a suite that needs `engine`: skipped with the reason `unavailable()` gave and the setup command. */
+export function needsEngine(engine: Engine['name'], reason: string | undefined) {
+  return skipWhen(reason === undefined ? undefined : `no ${engine} engine: ${reason}`, ENGINE_SETUP);
+}
 
 /** The engines, in the order the suite runs them. */
 export const ENGINES: Engine[] = [local, docker, ssh];

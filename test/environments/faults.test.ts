@@ -4,7 +4,7 @@ import { approximateTokenizer } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createSshEnvironment } from '@toolhost/ssh';
 import { createToolHost, type ToolHost } from 'toolhost';
-import { ENGINES, sshSettings } from './engines.js';
+import { ENGINES, needsEngine, sshSettings } from './engines.js';
 
 // Engines that fail under a command: the call in flight ends with a clear note (no hang), later calls get clear
 // errors or work again, and the host keeps answering. Availability is reported (and enforced in CI) by conformance.test.ts.
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`;
 
-describe.skipIf(dockerMissing !== undefined)('docker: the container is killed in the middle of a command', () => {
+describe('docker: the container is killed in the middle of a command', needsEngine('docker', dockerMissing), () => {
   test('the command ends with a note, later calls fail clearly, the host keeps answering, close() returns', async () => {
     const environment = await createDockerEnvironment({ image: process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox', root: '/work/ws' });
     const host = createToolHost({ environment, shellProfile: 'unix_like', tokenizer: approximateTokenizer });
@@ -45,7 +45,7 @@ describe.skipIf(dockerMissing !== undefined)('docker: the container is killed in
   });
 });
 
-describe.skipIf(sshMissing !== undefined)('ssh: the connection drops in the middle of a command', () => {
+describe('ssh: the connection drops in the middle of a command', needsEngine('ssh', sshMissing), () => {
   test('the command ends with a note, the next call reconnects, close() returns', async () => {
     const environment = await createSshEnvironment(sshSettings()!);
     const tools = createToolHost({ environment, shellProfile: 'unix_like', tokenizer: approximateTokenizer });

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { approximateTokenizer } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createToolHost } from 'toolhost';
-import { ENGINES } from './engines.js';
+import { ENGINES, needsEngine } from './engines.js';
 
 // code_search on a remote walks and reads through the environment's workspace, and lets ripgrep list the candidate files
 // inside the remote when it has one; a local search never reads the remote's root path.
@@ -17,7 +17,7 @@ afterAll(async () => {
 
 const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`;
 
-describe.skipIf(dockerMissing !== undefined)('code_search in a Docker container', () => {
+describe('code_search in a Docker container', needsEngine('docker', dockerMissing), () => {
   test('the same results without rg (walk through the workspace) and with rg inside the container', async () => {
     const image = process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox';
     const container = await new Dockerode().createContainer({ Image: image, Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws /usr/local/bin && exec sleep 100000'], HostConfig: { NetworkMode: 'none' } });

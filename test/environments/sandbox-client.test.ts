@@ -5,7 +5,7 @@ import { Manifest, SandboxAgent } from '@openai/agents/sandbox';
 import { createToolHostSandboxClient, type ToolHostSandboxSession } from '@toolhost/openai-agents';
 import { createSshEnvironment } from '@toolhost/ssh';
 import { applyPatchCall, functionCall, scriptedModel } from '../../packages/openai-agents/src/__fixtures__/scripted-model.js';
-import { ENGINES, sshSettings, type PreparedEngine } from './engines.js';
+import { ENGINES, needsEngine, sshSettings, type PreparedEngine } from './engines.js';
 
 // An Agents SDK sandbox agent on every engine through the toolhost sandbox client: the same scripted run, the same
 // answers, and nothing left running afterwards. Missing engines are reported by conformance.test.ts (and fail CI there).
@@ -16,7 +16,7 @@ const availability = await Promise.all(ENGINES.map(async (engine) => ({ engine, 
 const COUNT_SLEEPS = `n=0; for p in /proc/[0-9]*; do c=$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null); case "$c" in *"sleep 42""4"*) n=$((n+1));; esac; done; echo "count=$n"`;
 
 for (const { engine, reason } of availability) {
-  describe.skipIf(reason !== undefined)(`sandbox agent on the ${engine.name} environment`, () => {
+  describe(`sandbox agent on the ${engine.name} environment`, needsEngine(engine.name, reason), () => {
     let prepared: PreparedEngine;
     beforeAll(async () => {
       prepared = await engine.prepare();

@@ -42,6 +42,12 @@ function referencedTools(result: ToolResult): string[] {
  * Runs every `tool_use` block of an assistant message through the host, in order, and returns the `tool_result`
  * blocks for the next user message; failed calls carry `is_error: true`. `bash` runs on the host's persistent shell and
  * `str_replace_based_edit_tool` through the patch engine; other names go to the host's tools. Other blocks are ignored.
+ *
+ * @example
+ * ```ts
+ * const message = await client.messages.create({ model, max_tokens: 4096, messages, tools: toAnthropicTools(host, { native: true }) });
+ * messages.push({ role: 'assistant', content: message.content }, { role: 'user', content: await answerToolUses(message.content, host) });
+ * ```
  */
 export async function answerToolUses(blocks: readonly unknown[], host: AnthropicToolHost, options: AnswerToolUsesOptions = {}): Promise<AnthropicToolResultBlock[]> {
   const results: AnthropicToolResultBlock[] = [];

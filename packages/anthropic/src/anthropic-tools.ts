@@ -31,7 +31,29 @@ function customTool(tool: ToolDefinition): AnthropicTool {
 /** The host surface `toAnthropicTools` reads. */
 export type AnthropicToolsHost = Pick<ToolHost, 'tools'> & Partial<Pick<ToolHost, 'deferredTools'>>;
 
-/** Converts the host's current tools to Messages API tool definitions; call again after `host.nextSegment()`. */
+/**
+ * Converts the host's current tools to Messages API tool definitions; call again after `host.nextSegment()`. Answer the
+ * `tool_use` blocks of a reply with {@link answerToolUses}.
+ *
+ * @example
+ * ```ts
+ * import Anthropic from '@anthropic-ai/sdk';
+ * import { answerToolUses, toAnthropicTools } from '@toolhost/anthropic';
+ * import { createToolHost } from 'toolhost';
+ *
+ * const client = new Anthropic();
+ * const host = createToolHost({ workspace: '/abs/path/to/repo' });
+ * const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Fix the failing test.' }];
+ * for (let turn = 0; turn < 20; turn++) {
+ *   const message = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 4096, messages, tools: toAnthropicTools(host) });
+ *   messages.push({ role: 'assistant', content: message.content });
+ *   if (message.stop_reason !== 'tool_use') break;
+ *   messages.push({ role: 'user', content: await answerToolUses(message.content, host) });
+ *   host.nextSegment();
+ * }
+ * await host.close();
+ * ```
+ */
 export function toAnthropicTools(host: AnthropicToolsHost, options?: AnthropicToolsOptions & { native?: false }): AnthropicTool[];
 /** Converts the host's current tools to Messages API tool definitions, Anthropic's own bash and text editor included. */
 export function toAnthropicTools(host: AnthropicToolsHost, options: AnthropicToolsOptions): AnthropicToolDefinition[];

@@ -2,9 +2,10 @@ import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { skipWhen } from '../../../test/skip-reason.js';
 import { createChangeJournal, isLocalFileSystem, type ChangeJournal } from './change-journal.js';
 
-describe.runIf(process.platform === 'linux')('the change journal of the symbol index', () => {
+describe('the change journal of the symbol index', skipWhen(process.platform === 'linux' ? undefined : 'the change journal uses inotify: Linux only'), () => {
   let root = '';
   const journals: ChangeJournal[] = [];
   const open = (options?: Parameters<typeof createChangeJournal>[1]) => {

@@ -1,6 +1,7 @@
 // The symbol index itself, as held by its worker thread: one entry per file of a disk workspace, validated by size and
 // mtime, with every identifier node and the word tokens of code files. Node-only (sync file access keeps sweeps cheap).
-import { join } from 'node:path';
+import { utimesSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 // The subpath, not the main entry: this runs in the index worker, which would otherwise load core's tokenizer.
 import { SerialQueue } from '@toolhost/core/serial-queue';
 import type { ChangeJournal } from './change-journal.js';
@@ -15,6 +16,8 @@ import { pathsHolding, storedOccurrences, symbolCandidates, textCandidates, type
 import { NameTable } from './name-table.js';
 import { statOf } from './sync-disk-workspace.js';
 import { trigramKeys } from './trigram-filter.js';
+import type { IndexCacheLimits } from './index-cache-limits.js';
+import { pruneIndexCache } from './index-cache-pruning.js';
 
 /** A search re-reads at most this many changed files itself; past that it scans while the index catches up in the background. */
 export const INLINE_REINDEX_LIMIT = 64;
@@ -52,6 +55,8 @@ export interface IndexStoreOptions {
   parser: SyntaxParser;
   /** Where the index is persisted between processes; none: kept in memory only. */
   cacheFile?: string;
+  /** Bounds of the folder holding `cacheFile`, applied at each save (see pruneIndexCache). */
+  cacheLimits?: IndexCacheLimits;
   /** Called between files while building, so messages are handled. */
   yieldNow?: () => Promise<void>;
   /** Tells what changed instead of a stat of every file at each lookup; none: every lookup checks all files under its folder. */
@@ -121,6 +126,13 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     const stored = options.cacheFile ? readIndexCache(options.cacheFile, root) : undefined;
     if (!stored) return false;
     names.restore(stored.names, stored.folds);
+    // The file's mtime is when it was last used: the cache folder's age limit must not take an index read every day.
+    try {
+      const now = new Date();
+      utimesSync(options.cacheFile!, now, now);
+    } catch {
+      // A read-only cache folder still serves the index.
+    }
     for (const [dir, mtimeMs] of stored.dirs) dirs.set(dir, mtimeMs);
     for (const [path, entry] of stored.files) entries.put(path, entry);
     return true;
@@ -209,7 +221,10 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
     save() {
       if (!options.cacheFile || !entries.dirty || !ready) return;
       const stored = { format: INDEX_FORMAT, root, names: names.names, folds: names.folds, dirs: [...dirs], files: [...files] };
-      if (writeIndexCache(options.cacheFile, stored)) entries.dirty = false;
+      if (writeIndexCache(options.cacheFile, stored)) {
+        entries.dirty = false;
+        pruneIndexCache(dirname(options.cacheFile), basename(options.cacheFile), options.cacheLimits);
+      }
     },
   };
 }

@@ -7,9 +7,10 @@ import { createChangeJournal } from './change-journal.js';
 import { createIndexStore } from './index-store.js';
 import { assistScan } from './scan-assist-worker.js';
 import { createBuildGate } from './build-gate.js';
+import type { IndexCacheLimits } from './index-cache-limits.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 
-const { root, cacheFile, watch } = workerData as { root: string; cacheFile?: string; watch: boolean };
+const { root, cacheFile, cacheLimits, watch } = workerData as { root: string; cacheFile?: string; cacheLimits?: IndexCacheLimits; watch: boolean };
 const port = parentPort!;
 /**
  * Grammar bytes read synchronously, handed to web-tree-sitter as bytes: its own read of a path (fs/promises) still in
@@ -34,7 +35,7 @@ const yieldNow = async () => {
   // Never settles and holds nothing open: once the build stops here the thread's event loop can empty.
   if (closing) await new Promise<never>(() => {});
 };
-const store = createIndexStore({ root, parser, cacheFile, journal, yieldNow });
+const store = createIndexStore({ root, parser, cacheFile, cacheLimits, journal, yieldNow });
 const SAVE_DELAY_MS = 5000;
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 

@@ -1,3 +1,4 @@
+import type { IndexCacheLimits } from './index-cache-limits.js';
 import type { IndexStats } from './index-store.js';
 import type { IndexedFile } from './index-lookups.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
@@ -20,6 +21,12 @@ export interface SymbolIndexOptions {
    * starts warm. Default: `toolhost-code-search` under `os.tmpdir()`; `false` keeps the index in memory only.
    */
   cacheDir?: string | false;
+  /**
+   * Bounds of `cacheDir`, applied each time an index is saved there: index files unused for `maxAgeMs` (default 30
+   * days) are removed, then the least recently used until the folder holds at most `maxBytes` (default 512 MiB); the
+   * index just saved always stays.
+   */
+  cacheLimits?: IndexCacheLimits;
   /**
    * Hear changes from the file system (inotify, on Linux local file systems) so a lookup checks only what changed; default
    * true. Off, or on a network or FUSE file system, each lookup stats every indexed file under the searched folder.
@@ -84,7 +91,7 @@ type WorkerConstructor = typeof import('node:worker_threads').Worker;
  * build alike). Run from sources (tests, benchmarks), the entry is TypeScript: it is required through the tsx loader, whose
  * require hook also works in worker threads.
  */
-async function startWorker(Worker: WorkerConstructor, workerData: { root: string; cacheFile?: string; watch: boolean }) {
+async function startWorker(Worker: WorkerConstructor, workerData: { root: string; cacheFile?: string; cacheLimits?: IndexCacheLimits; watch: boolean }) {
   const fromSource = import.meta.url.endsWith('.ts');
   const url = new URL(fromSource ? './symbol-index-worker.ts' : './symbol-index-worker.js', import.meta.url);
   if (!fromSource) return new Worker(url, { workerData });
@@ -126,7 +133,7 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
   const workerPromise = (async () => {
     const [{ Worker }, cacheFile] = await Promise.all([import('node:worker_threads'), symbolIndexCacheFile(root, options.cacheDir), startAfter]);
     if (closed || closing) return undefined;
-    const worker = await startWorker(Worker, { root, cacheFile, watch: options.watch ?? true });
+    const worker = await startWorker(Worker, { root, cacheFile, cacheLimits: options.cacheLimits, watch: options.watch ?? true });
     // Referenced while it builds or answers; idle, it never keeps the process alive (close() still stops it).
     const idle = () => {
       if (pending.size === 0 && (isReady || closed)) worker.unref();

@@ -1,3 +1,10 @@
+/**
+ * The shared core of every toolhost package: types, error codes, JSON Schema conversion, the `max_output_tokens`
+ * preflight, output budgeting, spooling, in-memory workspaces and the helpers environments are built from. What needs
+ * Node's file system (the disk workspace, the file spool) is in `@toolhost/core/node`.
+ *
+ * @module @toolhost/core
+ */
 export { ErrorCode, ERROR_CODES } from './error-code.js';
 export { ToolHostError, type ToolHostErrorCode } from './tool-host-error.js';
 export {
@@ -25,6 +32,7 @@ export {
 export {
   DEFAULT_MAX_OUTPUT_TOKENS,
   MAX_OUTPUT_TOKENS_LIMIT,
+  MAX_OUTPUT_TOKENS_FLOOR,
   MAX_OUTPUT_TOKENS_MESSAGE,
   maxOutputTokensSchema,
   preflightMaxOutputTokens,

@@ -1,12 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { skipWhen } from '../../../test/skip-reason.js';
 import { ExitSentinelScanner, newSentinelNonce, remoteFindScript, remoteKillScript, REMOTE_START_SCRIPT, remoteStartArguments, ripgrepFileListArguments, parseRipgrepFileList } from './index.js';
 
 // The remote scripts are plain POSIX sh over /proc, so this Linux machine runs them as a remote would.
 const linux = process.platform === 'linux' && existsSync('/proc/self/stat');
 
-describe.runIf(linux)('remote scripts', () => {
+describe('remote scripts', skipWhen(linux ? undefined : 'the remote scripts read /proc: Linux only'), () => {
   it('the start script applies variables over the environment, enters the folder, leads its own process group and ends with the exit sentinel', () => {
     const nonce = newSentinelNonce();
     const args = remoteStartArguments({ file: '/bin/sh', args: ['-c', 'echo "$A|$B|$(pwd)"; s=$(cat /proc/$$/stat); set -- ${s##*) }; [ "$3" = "$$" ] && echo leader; exit 7'], cwd: '/tmp', env: { A: 'one', B: "it's two" }, rows: 24, cols: 80 }, nonce);

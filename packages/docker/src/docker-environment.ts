@@ -84,6 +84,15 @@ function dockerProcesses(
 /**
  * Works inside a Docker container through the Docker API: commands through exec (pipes or a TTY, kills from a second
  * exec), files through small helper execs with atomic writes. With `image`, creates (and on close() removes) the container.
+ *
+ * @example
+ * ```ts
+ * import { createDockerEnvironment } from '@toolhost/docker';
+ * import { createToolHost } from 'toolhost';
+ *
+ * // A new container from an image (removed by close()), or container: 'name-or-id' for one that runs already.
+ * const host = createToolHost({ environment: await createDockerEnvironment({ image: 'node:22', root: '/workspace' }) });
+ * ```
  */
 export async function createDockerEnvironment(options: DockerEnvironmentOptions): Promise<DockerEnvironment> {
   if (!options || typeof options.root !== 'string' || !options.root.startsWith('/')) {

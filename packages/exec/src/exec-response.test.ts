@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import * as fc from 'fast-check';
-import { approximateTokenizer, gptTokenizer } from '@toolhost/core';
+import { approximateTokenizer, gptTokenizer, MAX_OUTPUT_TOKENS_FLOOR } from '@toolhost/core';
 import { buildExecResponse, windowTokenCount } from './exec-response.js';
 import type { CapturedText } from './output-window.js';
 
@@ -91,6 +91,30 @@ describe('buildExecResponse', () => {
     expect(four.output).toBe('exit 3…');
     const running = buildExecResponse({ wallTimeMs: 37, sessionId: 4, captured: gap, tokenizer: gptTokenizer, maxOutputTokens: 40, spoolPath: () => spool });
     expect(running.output).toBe(`Process running with session ID 4\nFull output: ${spool}`);
+  });
+
+  test('at the budget floor every answer keeps its exit code or session and the whole spool path', () => {
+    const big: CapturedText = { head: lines(0, 20_000), tail: '', omittedChars: 0 };
+    const at = (state: { exitCode: number } | { sessionId: number }, spool: string) =>
+      buildExecResponse({ wallTimeMs: 12_345.6, ...state, chunkId: '3f2a1b', captured: big, tokenizer: gptTokenizer, maxOutputTokens: MAX_OUTPUT_TOKENS_FLOOR, spoolPath: () => spool }).output;
+    const linux = '/tmp/toolhost-spool-29648-lqn0l8h3/0004-exec-4.log';
+    expect(at({ exitCode: 3 }, linux)).toBe(
+      `Chunk ID: 3f2a1b\nWall time: 12.3456 seconds\nProcess exited with code 3\nOriginal token count: ~95713\nOutput:\nrow 0\nrow 1\nrow 2\nrow 3\n\n…~95691 tokens truncated… Full output: ${linux}\nrow 19998\nrow 19999\n`,
+    );
+    expect(at({ sessionId: 2_147_483_647 }, linux)).toBe(
+      `Chunk ID: 3f2a1b\nWall time: 12.3456 seconds\nProcess running with session ID 2147483647\nOriginal token count: ~95713\nOutput:\nrow 0\nrow 1\nrow 2\n\n…~95694 tokens truncated… Full output: ${linux}\nrow 19998\nrow 19999\n`,
+    );
+    // The longest default temp folders: macOS's per-user one, and Windows'.
+    const macos = '/var/folders/7x/k2n3m4p5q6r7s8t9v0w1x2y3z40000gn/T/toolhost-spool-29648-lqn0l8h3/0004-exec-4.log';
+    const windows = 'C:\\Users\\someone\\AppData\\Local\\Temp\\toolhost-spool-29648-lqn0l8h3\\0004-exec-4.log';
+    for (const spool of [macos, windows]) {
+      for (const [state, line] of [[{ exitCode: 3 }, 'Process exited with code 3'], [{ sessionId: 2_147_483_647 }, 'Process running with session ID 2147483647']] as const) {
+        const output = at(state, spool);
+        expect(gptTokenizer.count(output)).toBeLessThanOrEqual(MAX_OUTPUT_TOKENS_FLOOR);
+        expect(output.split('\n')).toContain(line);
+        expect(output).toContain(`Full output: ${spool}`);
+      }
+    }
   });
 
   test('a large window that is cut gets an estimated count, marked ~N; one shown whole is counted exactly', () => {

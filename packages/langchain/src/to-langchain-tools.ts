@@ -41,7 +41,23 @@ export function toLangChainTool(host: Pick<ToolHost, 'call'>, definition: ToolDe
   });
 }
 
-/** The host's current tools as LangChain tools; call again after `host.nextSegment()` to include expanded catalog tools. */
+/**
+ * The host's current tools as LangChain tools; call again after `host.nextSegment()` to include expanded catalog tools.
+ * Each answers with a `ToolMessage` whose content is the text for the model, `status` `error` for a failed call, and the
+ * whole result as its `artifact`.
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from 'langchain';
+ * import { toLangChainTools } from '@toolhost/langchain';
+ * import { createToolHost } from 'toolhost';
+ *
+ * const host = createToolHost({ workspace: '/abs/path/to/repo' });
+ * const agent = createAgent({ model, tools: toLangChainTools(host), systemPrompt: 'You are a coding agent.' });
+ * const state = await agent.invoke({ messages: [{ role: 'user', content: 'Fix the failing test.' }] });
+ * await host.close();
+ * ```
+ */
 export function toLangChainTools(host: LangChainToolHost): DynamicStructuredTool[] {
   return host.tools.map((definition) => toLangChainTool(host, definition));
 }

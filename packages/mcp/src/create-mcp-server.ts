@@ -50,6 +50,16 @@ export function toMcpResult(result: ToolResult, withStructure = result.data !== 
  * Creates an MCP server exposing the host's tools through low-level `tools/list` and `tools/call` handlers. When
  * search_tools expands deferred tools, the server starts the next segment and sends `notifications/tools/list_changed`.
  * A cancelled call kills the command it runs; a call with a progress token hears about a running command.
+ *
+ * @example
+ * ```ts
+ * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ * import { createMcpServer } from '@toolhost/mcp';
+ * import { createToolHost } from 'toolhost';
+ *
+ * const host = createToolHost({ workspace: process.cwd(), profile: 'advanced' });
+ * await createMcpServer(host).connect(new StdioServerTransport());
+ * ```
  */
 export function createMcpServer(host: McpToolHost, options: McpServerOptions = {}): Server {
   const server = new Server(

@@ -47,6 +47,18 @@ async function temporaryEnvironment(): Promise<{ environment: Environment; remov
  * Creates a sandbox client for `@openai/agents-core`'s sandbox agents (`run(agent, input, { sandbox: { client } })`):
  * each session is a tool host on its own environment, so the agent's exec_command, write_stdin and apply_patch get
  * toolhost's budgets, spooled output, process cleanup, boundary checks and atomic patches.
+ *
+ * @example
+ * ```ts
+ * import { run } from '@openai/agents';
+ * import { SandboxAgent } from '@openai/agents/sandbox';
+ * import { createDockerEnvironment } from '@toolhost/docker';
+ * import { createToolHostSandboxClient } from '@toolhost/openai-agents';
+ *
+ * const agent = new SandboxAgent({ name: 'fixer', instructions: 'Run the tests and fix what fails.' });
+ * // Each session in a new temporary folder; or pass environment: () => createDockerEnvironment({ image, root }).
+ * const result = await run(agent, 'The add() test fails.', { sandbox: { client: createToolHostSandboxClient() } });
+ * ```
  */
 export function createToolHostSandboxClient(options: ToolHostSandboxClientOptions = {}): ToolHostSandboxClient {
   const live = new WeakMap<ToolHostSandboxSessionState, ToolHostSandboxSession>();

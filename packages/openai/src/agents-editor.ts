@@ -20,6 +20,17 @@ export interface AgentsEditor {
 /**
  * An OpenAI Agents SDK `Editor` over a tool host: each operation runs through the host's patch engine, touching only its path
  * (atomic, boundary-checked, counted by the anti-blind-editing gate); a refused one is `failed` with its fix-it text.
+ *
+ * @example
+ * ```ts
+ * import { Agent, applyPatchTool, shellTool } from '@openai/agents';
+ * import { createAgentsEditor, createAgentsShell } from '@toolhost/openai';
+ *
+ * const agent = new Agent({
+ *   name: 'fixer',
+ *   tools: [applyPatchTool({ editor: createAgentsEditor(host) }), shellTool({ shell: createAgentsShell(host) })],
+ * });
+ * ```
  */
 export function createAgentsEditor(host: Pick<ToolHost, 'edit'>): AgentsEditor {
   const run = async (operation: unknown): Promise<AgentsEditorResult> => {

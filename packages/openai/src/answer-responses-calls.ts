@@ -63,6 +63,12 @@ function parseArguments(text: unknown, schema: unknown): unknown {
  * through the patch engine, touching only the operation's path, `failed` with its fix-it text when nothing was
  * written; `shell_call` through exec_command, one output entry per command. Each output carries its call's `caller`
  * when the call had one. Other items are ignored.
+ *
+ * @example
+ * ```ts
+ * const response = await client.responses.create({ model: 'gpt-5', input, tools: toResponsesTools(host, { native: true }) });
+ * const outputs = await answerResponsesCalls(response.output, host); // send these back with the next request
+ * ```
  */
 export async function answerResponsesCalls(
   items: readonly unknown[],

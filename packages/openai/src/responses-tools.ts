@@ -18,7 +18,29 @@ export interface ResponsesToolsOptions {
 /** Tools a native shell replaces: it runs commands to completion, so there is no session to write to. */
 const REPLACED_BY_SHELL = new Set(['exec_command', 'write_stdin']);
 
-/** Converts the host's current tools to Responses API tool definitions; call again after `host.nextSegment()`. */
+/**
+ * Converts the host's current tools to Responses API tool definitions; call again after `host.nextSegment()`. Answer
+ * the calls of a response with {@link answerResponsesCalls}.
+ *
+ * @example
+ * ```ts
+ * import OpenAI from 'openai';
+ * import { answerResponsesCalls, toResponsesTools } from '@toolhost/openai';
+ * import { createToolHost } from 'toolhost';
+ *
+ * const client = new OpenAI();
+ * const host = createToolHost({ workspace: '/abs/path/to/repo' });
+ * let input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'Fix the failing test.' }];
+ * for (let turn = 0; turn < 20; turn++) {
+ *   const response = await client.responses.create({ model: 'gpt-5', input, tools: toResponsesTools(host) });
+ *   const outputs = await answerResponsesCalls(response.output, host);
+ *   if (outputs.length === 0) break;
+ *   host.nextSegment();
+ *   input = [...input, ...response.output, ...outputs];
+ * }
+ * await host.close();
+ * ```
+ */
 export function toResponsesTools(host: Pick<ToolHost, 'tools'>, options: ResponsesToolsOptions = {}): ResponsesTool[] {
   const strict = options.strict ?? false;
   const tools: ResponsesTool[] = [];

@@ -42,7 +42,7 @@ export function execCommandDescription(guidance: ShellGuidance): string {
     'Runs a shell command through the active shell profile and returns its output.',
     shellGuidance(guidance),
     'The call returns as soon as the command exits, or after `yield_time_ms` with a session ID while it keeps running; send input or poll for more output with write_stdin. Set `tty` for commands that need an interactive terminal.',
-    'The response shows at most `max_output_tokens` tokens (default 10000, 1 to 50000); the complete output is spooled to a file named in the response.',
+    'The response shows at most `max_output_tokens` tokens (default 10000, 1 to 50000; under 100 counts as 100); the complete output is spooled to a file named in the response.',
     inspectionHint(guidance),
     `Example: ${commandExample(guidance)}`,
   ].join('\n');

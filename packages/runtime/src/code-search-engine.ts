@@ -5,7 +5,7 @@ import type { CodeSearchEngine } from './tool-engines.js';
 export interface CodeSearchEngineOptions {
   // Written out, not CodeSearchToolOptions: a consumer's type check would otherwise load code-search's declarations
   // and, through them, web-tree-sitter's (which do not compile without skipLibCheck).
-  index?: boolean | { cacheDir?: string | false; watch?: boolean };
+  index?: boolean | { cacheDir?: string | false; cacheLimits?: { maxAgeMs?: number; maxBytes?: number }; watch?: boolean };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { budgetOutput, DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_LIMIT, type Spool, type Tokenizer, type ToolResult } from '@toolhost/core';
+import { budgetOutput, DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_LIMIT,
+  MAX_OUTPUT_TOKENS_FLOOR, type Spool, type Tokenizer, type ToolResult } from '@toolhost/core';
 import type { BudgetedText } from './tool-surface.js';
 
 /** Fits a result to a token budget: head and tail kept around a marker, the complete text in the spool. */
@@ -21,7 +22,7 @@ export function createOutputFitter(tokenizer: Tokenizer, spool: Spool): OutputFi
 /** A budget a caller gave outside a tool call, as a whole number of tokens within the limits (default 10,000). */
 export function clampBudget(maxOutputTokens: number | undefined): number {
   const requested = Number.isFinite(maxOutputTokens) ? maxOutputTokens! : DEFAULT_MAX_OUTPUT_TOKENS;
-  return Math.min(MAX_OUTPUT_TOKENS_LIMIT, Math.max(1, Math.floor(requested)));
+  return Math.min(MAX_OUTPUT_TOKENS_LIMIT, Math.max(MAX_OUTPUT_TOKENS_FLOOR, Math.floor(requested)));
 }
 
 /** A fitted text result as {@link BudgetedText}. */

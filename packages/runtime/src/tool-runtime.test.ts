@@ -7,6 +7,7 @@ import {
   createMemorySpool,
   createMemoryWorkspace,
   maxOutputTokensSchema,
+  MAX_OUTPUT_TOKENS_FLOOR,
   okResult,
   type ToolImplementation,
 } from '@toolhost/core';
@@ -134,11 +135,11 @@ describe('dispatch', () => {
 
   it('fits error results into the budget too, naming long or many fields briefly', async () => {
     const { runtime } = makeRuntime();
-    const args: Record<string, unknown> = { cmd: 'ls', max_output_tokens: 60 };
+    const args: Record<string, unknown> = { cmd: 'ls', max_output_tokens: 100 };
     for (let i = 0; i < 1000; i++) args[`field_${i}_${'x'.repeat(100)}`] = i;
     const result = await runtime.call('exec_command', args);
     expect(result.error?.code).toBe('invalid_arguments');
-    expect(approximateTokenizer.count(result.output)).toBeLessThanOrEqual(60);
+    expect(approximateTokenizer.count(result.output)).toBeLessThanOrEqual(100);
     const huge = await runtime.call('exec_command', { cmd: 'ls', ['k'.repeat(1_000_000)]: 1 });
     expect(huge.output.length).toBeLessThan(1000);
   });
@@ -149,11 +150,27 @@ describe('dispatch', () => {
       execute: async () => okResult('header\n' + 'x '.repeat(5000), { spool_path: '/spool/complete.log' }),
     };
     const { runtime, spool } = makeRuntime({ exec_command: spooling });
-    const result = await runtime.call('exec_command', { cmd: 'x', max_output_tokens: 50 });
+    const result = await runtime.call('exec_command', { cmd: 'x', max_output_tokens: 100 });
     expect(result.data?.spool_path).toBe('/spool/complete.log');
     expect(result.output).toContain('Full output: /spool/complete.log');
-    expect(approximateTokenizer.count(result.output)).toBeLessThanOrEqual(50);
+    expect(approximateTokenizer.count(result.output)).toBeLessThanOrEqual(100);
     expect(spool.read('memory://spool/0001-exec_command.txt')).toBeUndefined();
+  });
+
+  it('fits a budget under the floor to the floor: the answer keeps its status and the spool path', async () => {
+    const { runtime, exec, spool } = makeRuntime();
+    const long = Array.from({ length: 2000 }, (_, i) => `row ${i}`).join('\n');
+    for (const max_output_tokens of [1, 99]) {
+      const result = await runtime.call('exec_command', { cmd: long, max_output_tokens });
+      expect(exec.calls.at(-1)).toMatchObject({ max_output_tokens, budget: MAX_OUTPUT_TOKENS_FLOOR });
+      expect(approximateTokenizer.count(result.output)).toBeLessThanOrEqual(MAX_OUTPUT_TOKENS_FLOOR);
+      expect(result.output).toMatch(/…\d+ tokens truncated… Full output: memory:\/\/spool\//);
+      expect(spool.read(String(result.data?.spool_path))).toBe(long);
+    }
+    const budgeted = await runtime.budget('report', 'word '.repeat(5000), 1);
+    expect(budgeted.truncated).toBe(true);
+    expect(approximateTokenizer.count(budgeted.output)).toBeGreaterThan(50);
+    expect(approximateTokenizer.count(budgeted.output)).toBeLessThanOrEqual(MAX_OUTPUT_TOKENS_FLOOR);
   });
 
   it('throws ToolHostError host_closed after close()', async () => {

@@ -56,7 +56,7 @@ export interface ToolSurface {
    * shell), so a verification there resets the gate, whatever its exit code, as it would through exec_command.
    */
   recordCommand(cmd: string, exitCode: number): void;
-  /** Fits text to a token budget (default 10,000) as every tool output is fitted: head and tail kept, the whole text spooled. */
+  /** Fits text to a token budget (default 10,000; under 100 counts as 100) as every tool output is fitted: head and tail kept, the whole text spooled. */
   budget(label: string, text: string, maxOutputTokens?: number): Promise<BudgetedText>;
   /** Starts the next request segment; deferred tools found by search_tools join `tools`. */
   nextSegment(): ToolDefinition[];

@@ -81,6 +81,16 @@ async function hostKeyTrust(options: SshEnvironmentOptions, port: number): Promi
 /**
  * Works on an SSH host: commands through exec channels (with a PTY for `tty:true`), files over SFTP (temp file + atomic
  * posix-rename), kills and marker scans through a second channel; connections are pooled below OpenSSH's MaxSessions.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { createSshEnvironment } from '@toolhost/ssh';
+ * import { createToolHost } from 'toolhost';
+ *
+ * const environment = await createSshEnvironment({ host: 'build-1', username: 'agent', privateKey: readFileSync('/home/me/.ssh/id_ed25519'), root: '/srv/repo' });
+ * const host = createToolHost({ environment });
+ * ```
  */
 export async function createSshEnvironment(options: SshEnvironmentOptions): Promise<SshEnvironment> {
   if (!options || typeof options.root !== 'string' || !options.root.startsWith('/')) {

@@ -97,7 +97,21 @@ function localCommandsFindRipgrep(): boolean {
   return local.findsRipgrep?.(local.baseEnvironment()) ?? false;
 }
 
-/** Creates a fake tool host: the real dispatch core, patch engine and code search over in-memory files, with scripted exec. */
+/**
+ * Creates a fake tool host: the real dispatch core, patch engine and code search over in-memory files, with scripted exec.
+ *
+ * @example
+ * ```ts
+ * import { createFakeToolHost } from '@toolhost/testing';
+ *
+ * const host = createFakeToolHost({
+ *   files: { 'src/greet.js': "export const greet = (name) => 'Helo, ' + name;\n" },
+ *   commands: [{ match: 'npm test', output: '# pass 1\n' }],
+ * });
+ * await runMyAgent(host); // the agent code under test, written against the ToolHost type
+ * expect(host.calls.map((call) => call.name)).toContain('apply_patch');
+ * ```
+ */
 export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolHost {
   checkOptions(options);
   const profile = options.profile ?? 'default';

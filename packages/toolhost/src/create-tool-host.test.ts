@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLocalEnvironment } from '@toolhost/exec';
-import { ToolHostError, approximateTokenizer, createToolHost } from './index.js';
+import { skipWhen } from '../../../test/skip-reason.js';
+import { ToolHostError, approximateTokenizer, createToolHost, gptTokenizer } from './index.js';
 import { threadCount as threads } from '../../../test/helpers/proc-scan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolhost-facade-'));
@@ -38,6 +39,9 @@ describe('createToolHost', () => {
     [{ workspace: dir, codeSearch: { index: { cacheDir: 'relative/cache' } } }],
     [{ workspace: dir, codeSearch: { index: { cacheDir: true } } }],
     [{ workspace: dir, codeSearch: { index: { watch: 'yes' } } }],
+    [{ workspace: dir, codeSearch: { index: { cacheLimits: 30 } } }],
+    [{ workspace: dir, codeSearch: { index: { cacheLimits: { maxAgeMs: -1 } } } }],
+    [{ workspace: dir, codeSearch: { index: { cacheLimits: { maxBytes: '1 GB' } } } }],
     [undefined],
   ])('throws invalid_options for %j', (options) => {
     expect(thrownCode(() => createToolHost(options as never))).toBe('invalid_options');
@@ -119,6 +123,22 @@ describe('createToolHost', () => {
     expect(thrownCode(() => createToolHost({ workspace: dir, catalog: [entry] }))).toBe('duplicate_tool');
   });
 
+  it('keeps the exec header at the smallest budget: exit code or session, and where the whole output is', async () => {
+    const host = createToolHost({ workspace: dir });
+    try {
+      const exited = await host.call('exec_command', { cmd: 'seq 1 20000; exit 3', max_output_tokens: 1 });
+      expect(exited.output.split('\n')).toContain('Process exited with code 3');
+      expect(exited.output).toContain(`Full output: ${String(exited.data?.spool_path)}`);
+      expect(gptTokenizer.count(exited.output)).toBeLessThanOrEqual(100);
+      const running = await host.call('exec_command', { cmd: 'seq 1 20000; exec sleep 60', yield_time_ms: 250, max_output_tokens: 1 });
+      expect(running.output.split('\n')).toContain(`Process running with session ID ${String(running.data?.session_id)}`);
+      expect(running.output).toContain(`Full output: ${String(running.data?.spool_path)}`);
+      expect(gptTokenizer.count(running.output)).toBeLessThanOrEqual(100);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('never throws for model mistakes and throws host_closed after close()', async () => {
     const host = createToolHost({ workspace: dir, tokenizer: approximateTokenizer });
     for (const [name, args] of [['nope', {}], ['exec_command', null], ['exec_command', { cmd: 1 }], ['unified_file', {}]] as const) {
@@ -143,7 +163,7 @@ describe('createToolHost', () => {
       },
     ];
     const withCatalog = createToolHost({ workspace: dir, catalog: entries });
-    const result = await withCatalog.call('big_report', { max_output_tokens: 50 });
+    const result = await withCatalog.call('big_report', { max_output_tokens: 100 });
     expect(result.ok).toBe(true);
     expect(result.data?.truncated).toBe(true);
     const spoolPath = String(result.data?.spool_path);
@@ -152,7 +172,7 @@ describe('createToolHost', () => {
     expect(existsSync(spoolPath)).toBe(false);
 
     const host = createToolHost({ workspace: dir, spoolDir, catalog: entries });
-    const spooled = await host.call('big_report', { max_output_tokens: 50 });
+    const spooled = await host.call('big_report', { max_output_tokens: 100 });
     expect(String(spooled.data?.spool_path).startsWith(spoolDir)).toBe(true);
     expect(readdirSync(spoolDir)).toHaveLength(1);
     await host.close();
@@ -165,6 +185,8 @@ describe('createToolHost', () => {
 describe('codeSearch.index', () => {
   // A worker thread is an OS thread of this process: the count in /proc shows whether the index started one.
   const linux = process.platform === 'linux' && existsSync('/proc/self/status');
+  // The index runs on any platform; these tests count its worker thread in /proc.
+  const linuxOnly = skipWhen(linux ? undefined : 'counts threads in /proc: Linux only');
   const workspaceWith = (name: string) => {
     const root = mkdtempSync(join(dir, name));
     writeFileSync(join(root, 'widget.ts'), 'export function makeWidget() {\n  return 1;\n}\n');
@@ -177,17 +199,21 @@ describe('codeSearch.index', () => {
     expect(result.output).toContain('widget.ts:1');
   };
 
-  it.runIf(linux)('keeps the index in the given cacheDir, on a worker thread', async () => {
+  it('keeps the index in the given cacheDir, on a worker thread, within its cacheLimits', linuxOnly, async () => {
     const cacheDir = mkdtempSync(join(dir, 'cache-'));
+    // Another workspace's index, recent: only the size limit can take it.
+    const other = `index-${'b'.repeat(24)}.v8`;
+    writeFileSync(join(cacheDir, other), 'x');
     const before = threads();
-    const host = createToolHost({ workspace: workspaceWith('indexed-'), profile: 'advanced', codeSearch: { index: { cacheDir } } });
+    const host = createToolHost({ workspace: workspaceWith('indexed-'), profile: 'advanced', codeSearch: { index: { cacheDir, cacheLimits: { maxBytes: 0 } } } });
     await definitionOf(host);
-    await vi.waitFor(() => expect(readdirSync(cacheDir).filter((name) => /^index-[0-9a-f]{24}\.v8$/.test(name))).toHaveLength(1), { timeout: 60_000, interval: 25 });
+    await vi.waitFor(() => expect(readdirSync(cacheDir).filter((name) => /^index-[0-9a-f]{24}\.v8$/.test(name) && name !== other)).toHaveLength(1), { timeout: 60_000, interval: 25 });
+    await vi.waitFor(() => expect(readdirSync(cacheDir)).not.toContain(other), { timeout: 60_000, interval: 25 });
     expect(threads()).toBeGreaterThan(before);
     await host.close();
   });
 
-  it.runIf(linux)('watch: false still sees an edit made behind the host at the next search', async () => {
+  it('watch: false still sees an edit made behind the host at the next search', linuxOnly, async () => {
     const workspace = workspaceWith('unwatched-');
     const host = createToolHost({ workspace, profile: 'advanced', codeSearch: { index: { cacheDir: false, watch: false } } });
     await definitionOf(host);
@@ -197,7 +223,7 @@ describe('codeSearch.index', () => {
     await host.close();
   });
 
-  it.runIf(linux)('index: false starts no worker and answers by scanning', async () => {
+  it('index: false starts no worker and answers by scanning', linuxOnly, async () => {
     const before = threads();
     const host = createToolHost({ workspace: workspaceWith('scanned-'), profile: 'advanced', codeSearch: { index: false } });
     await definitionOf(host);

@@ -68,11 +68,13 @@ export interface CodeSearchOptions {
   /**
    * The background symbol index of a workspace on this machine (a worker thread, started with the advanced profile):
    * definition, usage and text searches answer from it once built, earlier ones scan. `cacheDir` keeps it between
-   * processes (default: `toolhost-code-search` under the OS temp folder; `false`: memory only). `watch` (default true)
-   * hears changes from the file system so a search checks only what changed; `false` stats every file at each search.
-   * Default `true`; `false` never starts the worker and always scans.
+   * processes (default: `toolhost-code-search` under the OS temp folder; `false`: memory only). `cacheLimits` bounds that
+   * folder each time an index is saved there: index files unused for `maxAgeMs` (default 30 days) are removed, then the
+   * least recently used until the folder holds at most `maxBytes` (default 512 MiB); the index just saved always stays.
+   * `watch` (default true) hears changes from the file system so a search checks only what changed; `false` stats every
+   * file at each search. Default `true`; `false` never starts the worker and always scans.
    */
-  index?: boolean | { cacheDir?: string | false; watch?: boolean };
+  index?: boolean | { cacheDir?: string | false; cacheLimits?: { maxAgeMs?: number; maxBytes?: number }; watch?: boolean };
 }
 
 function checkCodeSearchOptions(codeSearch: unknown): void {
@@ -80,11 +82,19 @@ function checkCodeSearchOptions(codeSearch: unknown): void {
   if (!codeSearch || typeof codeSearch !== 'object' || Array.isArray(codeSearch)) throw new ToolHostError('invalid_options', 'codeSearch must be an object');
   const { index } = codeSearch as CodeSearchOptions;
   if (index === undefined || typeof index === 'boolean') return;
-  if (!index || typeof index !== 'object' || Array.isArray(index)) throw new ToolHostError('invalid_options', 'codeSearch.index must be true, false or { cacheDir, watch }');
-  const { cacheDir, watch } = index;
+  if (!index || typeof index !== 'object' || Array.isArray(index)) throw new ToolHostError('invalid_options', 'codeSearch.index must be true, false or { cacheDir, cacheLimits, watch }');
+  const { cacheDir, cacheLimits, watch } = index;
   if (watch !== undefined && typeof watch !== 'boolean') throw new ToolHostError('invalid_options', `codeSearch.index.watch must be a boolean, got ${JSON.stringify(watch)}`);
   if (cacheDir !== undefined && cacheDir !== false && (typeof cacheDir !== 'string' || !isAbsolute(cacheDir))) {
     throw new ToolHostError('invalid_options', `codeSearch.index.cacheDir must be an absolute path or false, got ${JSON.stringify(cacheDir)}`);
+  }
+  if (cacheLimits === undefined) return;
+  if (!cacheLimits || typeof cacheLimits !== 'object' || Array.isArray(cacheLimits)) throw new ToolHostError('invalid_options', 'codeSearch.index.cacheLimits must be { maxAgeMs, maxBytes }');
+  for (const key of ['maxAgeMs', 'maxBytes'] as const) {
+    const value = cacheLimits[key];
+    if (value !== undefined && (typeof value !== 'number' || Number.isNaN(value) || value < 0)) {
+      throw new ToolHostError('invalid_options', `codeSearch.index.cacheLimits.${key} must be a number >= 0 (Infinity: no limit), got ${String(value)}`);
+    }
   }
 }
 
@@ -119,7 +129,31 @@ function checkOptions(options: ToolHostOptions): void {
   checkCodeSearchOptions(options.codeSearch);
 }
 
-/** Creates a tool host over a real workspace folder or an environment. */
+/**
+ * Creates a tool host over a folder on this machine (`workspace`) or over an environment (a Docker container, an SSH
+ * host). `host.tools` is what to offer the model; `host.call(name, args)` runs one of its tool calls and resolves to the
+ * text to show it (a model's mistake is an `ok: false` result, never an exception); `host.close()` kills every process
+ * the commands started and removes the spooled output.
+ *
+ * @example
+ * ```ts
+ * import { createToolHost } from 'toolhost';
+ *
+ * const host = createToolHost({ workspace: '/abs/path/to/repo', profile: 'advanced' });
+ * try {
+ *   const result = await host.call('exec_command', { cmd: 'npm test', max_output_tokens: 2000 });
+ *   console.log(result.ok, result.data?.exit_code, result.output);
+ * } finally {
+ *   await host.close();
+ * }
+ * ```
+ *
+ * @throws `ToolHostError` with code `invalid_options` when an option is wrong: `workspace` not an absolute path of an
+ * existing folder, both or neither of `workspace` and `environment`, an unknown `profile` or `shellProfile`, a malformed
+ * `shellEnvironment` or `codeSearch`, a catalog entry without a valid name, description, input schema or handler, or a
+ * negative `catalogEmbeddingWeight`; with code `duplicate_tool` when two catalog entries share a name or one takes a
+ * built-in tool's.
+ */
 export function createToolHost(options: ToolHostOptions): ToolHost {
   checkOptions(options);
   const profile = options.profile ?? 'default';

@@ -1,4 +1,13 @@
 export { createToolHost, type CodeSearchOptions, type ToolHost, type ToolHostOptions } from './create-tool-host.js';
+export type {
+  BuiltinToolInputs,
+  BuiltinToolName,
+  ExecCommandInput,
+  WriteStdinInput,
+  ApplyPatchInput,
+  SearchToolsInput,
+  CodeSearchInput,
+} from './builtin-tool-inputs.js';
 export {
   ErrorCode,
   ToolHostError,

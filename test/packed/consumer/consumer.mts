@@ -7,8 +7,15 @@ import { createAiSdkTools, toAiSdkTools } from '@toolhost/ai-sdk';
 import { toLangChainTools } from '@toolhost/langchain';
 import { createMcpServer } from '@toolhost/mcp';
 import { createToolHostSandboxClient, type ToolHostSandboxClient, type ToolHostSandboxSession } from '@toolhost/openai-agents';
+import type { Tool } from 'ai';
 
 const catalog: CatalogEntry[] = [{ name: 'x', description: 'x', inputSchema: { type: 'object' }, handler: () => 'x' }];
+/** The AI SDK tool set keeps each built-in tool's argument types: a wrong field does not compile. */
+type ExecInput = ReturnType<typeof createAiSdkTools>['tools']['exec_command'] extends Tool<infer Input, ToolResult> ? Input : never;
+export const execInput: ExecInput = { cmd: 'ls', tty: true };
+// @ts-expect-error exec_command's command is `cmd`
+export const wrongExecInput: ExecInput = { command: 'ls' };
+
 const gateway: ExecGateway = { decide: (request) => (request.sandbox_permissions === 'use_default' ? { allow: true } : { allow: false, reason: 'no' }) };
 
 export async function useEverything(workspace: string): Promise<ToolResult[]> {
