@@ -24,7 +24,7 @@ export interface PreparedEngine {
   environment(): Promise<Environment>;
   /** Runs a shell line where the engine runs commands, outside any host (for checks). */
   probe(command: string): Promise<{ exitCode: number; output: string }>;
-  /** Stops the engine's commands from reaching the engine (fault injection), when the engine can. */
+  /** Removes what preparing the engine made (the workspace folder, the container), once the tests are done with it. */
   cleanup(): Promise<void>;
   docker?: { container: Dockerode.Container };
 }

@@ -40,10 +40,9 @@ export interface ToolCatalogOptions {
 /**
  * Reciprocal rank fusion: a tool at rank r (from 1) of a ranking adds weight / (k + r). The embedding ranking weighs
  * `embeddingWeight` (default 1); the word ranking weighs from `lexicalFloor` to 1, as far as its best tool covers the
- * request's words, so a request the words only half match leans on the embedder. Measured on the real-server held-out
- * requests with embedders of known quality (tool-catalog.mcp-relevance.test.ts): one that always ranks the right tool
- * first reaches top-1 0.993 / 0.977, against 0.932 / 0.909 at fixed equal weights and 0.755 / 0.659 with the words at
- * twice the embedding's weight. An embedder weaker than the words pulls top-1 below them at the default weight.
+ * request's words, so a request the words only half match leans on the embedder, and a good embedder can decide a
+ * disagreement (tool-catalog.mcp-relevance.test.ts measures it). An embedder weaker than the words pulls the ranking
+ * below theirs at the default weight.
  */
 const FUSION = { k: 5, lexicalFloor: 0.5, embedding: 1 };
 /** Weight of each ranking's relative score (score / its best): small, it only orders tools whose rank sums are equal. */

@@ -4,7 +4,7 @@ export interface LegacyMigration {
   replacement: string;
 }
 
-/** The seed's migration table: removed legacy schema names and what replaces each use. */
+/** The tool names of earlier schemas that were removed, and what replaces each use. */
 export const LEGACY_MIGRATIONS: Readonly<Record<'unified_exec' | 'unified_file' | 'unified_search', readonly LegacyMigration[]>> = {
   unified_exec: [
     { use: 'run', replacement: 'exec_command' },
