@@ -35,7 +35,12 @@ const only = (): ReadableSpan => {
   expect(finished).toHaveLength(1);
   return finished[0]!;
 };
-const catalogTool = (name: string, description: string): CatalogEntry => ({ name, description, inputSchema: { type: 'object', properties: {} }, handler: () => name });
+const catalogTool = (name: string, description: string): CatalogEntry => ({
+  name,
+  description,
+  inputSchema: { type: 'object', properties: {} },
+  handler: () => name,
+});
 const genAi = (tool: string, callId?: string) => ({
   'gen_ai.operation.name': 'execute_tool',
   'gen_ai.tool.name': tool,
@@ -51,7 +56,12 @@ describe('execute_tool spans of host.call and host.edit', () => {
     expect(span.name).toBe('execute_tool exec_command');
     expect(span.kind).toBe(SpanKind.INTERNAL);
     expect(span.instrumentationScope.name).toBe('toolhost');
-    expect(span.attributes).toMatchObject({ ...genAi('exec_command', 'call_1'), 'toolhost.environment': 'fake', 'toolhost.exit_code': 3, 'toolhost.ok': true });
+    expect(span.attributes).toMatchObject({
+      ...genAi('exec_command', 'call_1'),
+      'toolhost.environment': 'fake',
+      'toolhost.exit_code': 3,
+      'toolhost.ok': true,
+    });
     expect(span.attributes['toolhost.output_tokens']).toBeGreaterThan(0);
     expect(span.attributes['toolhost.command']).toBeUndefined();
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
@@ -59,7 +69,10 @@ describe('execute_tool spans of host.call and host.edit', () => {
   });
 
   it('write_stdin: the session id of a running command, then an unknown session as an error span', async () => {
-    const host = createFakeToolHost({ environment: linux, commands: [{ match: 'cat', output: 'ready\n', stdin: [{ match: 'x', output: 'x\n' }] }] });
+    const host = createFakeToolHost({
+      environment: linux,
+      commands: [{ match: 'cat', output: 'ready\n', stdin: [{ match: 'x', output: 'x\n' }] }],
+    });
     const started = await host.call('exec_command', { cmd: 'cat', yield_time_ms: 10 });
     const sessionId = started.data?.session_id;
     expect(typeof sessionId).toBe('number');
@@ -78,7 +91,8 @@ describe('execute_tool spans of host.call and host.edit', () => {
     const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'one\n', 'gone.txt': 'x\n' } });
     await host.call('exec_command', { cmd: 'true' });
     exporter.reset();
-    const patch = '*** Begin Patch\n*** Add File: b.txt\n+two\n*** Update File: a.txt\n@@\n-one\n+uno\n*** Delete File: gone.txt\n*** End Patch\n';
+    const patch =
+      '*** Begin Patch\n*** Add File: b.txt\n+two\n*** Update File: a.txt\n@@\n-one\n+uno\n*** Delete File: gone.txt\n*** End Patch\n';
     const result = await host.call('apply_patch', { input: patch }, { callId: 'call_patch' });
     expect(result.ok).toBe(true);
     expect(only().attributes).toMatchObject({
@@ -94,7 +108,12 @@ describe('execute_tool spans of host.call and host.edit', () => {
     const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'one\n' } });
     const result = await host.edit([{ kind: 'add', path: 'n.txt', content: 'new\n' }], { callId: 'edit_1' });
     expect(result.ok).toBe(true);
-    expect(only().attributes).toMatchObject({ ...genAi('apply_patch', 'edit_1'), 'toolhost.patch.operations': 1, 'toolhost.patch.files': 1, 'toolhost.patch.created': 1 });
+    expect(only().attributes).toMatchObject({
+      ...genAi('apply_patch', 'edit_1'),
+      'toolhost.patch.operations': 1,
+      'toolhost.patch.files': 1,
+      'toolhost.patch.created': 1,
+    });
   });
 
   it('search_tools and code_search: result counts', async () => {
@@ -109,7 +128,10 @@ describe('execute_tool spans of host.call and host.edit', () => {
     exporter.reset();
     const found = await host.call('code_search', { query: 'alpha' });
     expect(found.ok).toBe(true);
-    expect(only().attributes).toMatchObject({ ...genAi('code_search'), 'toolhost.search.results': (found.data?.results as unknown[]).length });
+    expect(only().attributes).toMatchObject({
+      ...genAi('code_search'),
+      'toolhost.search.results': (found.data?.results as unknown[]).length,
+    });
   });
 
   it('a cut output: truncated, with the tokens before the cut', async () => {
@@ -124,7 +146,11 @@ describe('execute_tool spans of host.call and host.edit', () => {
   it('an unknown tool and a model mistake: status ERROR with error.type', async () => {
     const host = createFakeToolHost({ environment: linux });
     await host.call('no_such_tool', {});
-    expect(only()).toMatchObject({ name: 'execute_tool no_such_tool', status: { code: SpanStatusCode.ERROR }, attributes: { 'error.type': 'unknown_tool' } });
+    expect(only()).toMatchObject({
+      name: 'execute_tool no_such_tool',
+      status: { code: SpanStatusCode.ERROR },
+      attributes: { 'error.type': 'unknown_tool' },
+    });
     exporter.reset();
     await host.call('exec_command', { cmd: 42 });
     expect(only().attributes['error.type']).toBe('invalid_arguments');
@@ -144,13 +170,19 @@ describe('execute_tool spans of host.call and host.edit', () => {
   });
 
   it('records the command line only when telemetry.recordCommands is set, and checks the option', async () => {
-    const host = createFakeToolHost({ environment: linux, telemetry: { recordCommands: true }, commands: [{ match: 'echo hi', output: 'hi\n' }] });
+    const host = createFakeToolHost({
+      environment: linux,
+      telemetry: { recordCommands: true },
+      commands: [{ match: 'echo hi', output: 'hi\n' }],
+    });
     await host.call('exec_command', { cmd: 'echo hi' });
     expect(only().attributes['toolhost.command']).toBe('echo hi');
     expect(() => createFakeToolHost({ telemetry: { recordCommands: 'yes' as unknown as boolean } })).toThrow(
       expect.objectContaining({ code: 'invalid_options', message: 'telemetry.recordCommands must be a boolean, got "yes"' }),
     );
-    expect(() => createToolHost({ workspace: tmpdir(), telemetry: [] as never })).toThrow(expect.objectContaining({ code: 'invalid_options', message: 'telemetry must be an object' }));
+    expect(() => createToolHost({ workspace: tmpdir(), telemetry: [] as never })).toThrow(
+      expect.objectContaining({ code: 'invalid_options', message: 'telemetry must be an object' }),
+    );
   });
 });
 
@@ -187,7 +219,12 @@ describe('execute_tool spans of the native surfaces', () => {
     await answerToolUses(
       [
         { type: 'tool_use', id: 'toolu_1', name: 'exec_command', input: { cmd: 'echo hi' } },
-        { type: 'tool_use', id: 'toolu_2', name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'a.txt', old_str: 'one', new_str: 'uno' } },
+        {
+          type: 'tool_use',
+          id: 'toolu_2',
+          name: 'str_replace_based_edit_tool',
+          input: { command: 'str_replace', path: 'a.txt', old_str: 'one', new_str: 'uno' },
+        },
       ],
       host,
     );
@@ -245,7 +282,9 @@ describe('execute_tool spans on a real host', () => {
     try {
       const printed = await host.call('exec_command', { cmd: 'printf "%s\\n" "$TOOLHOST_TELEMETRY_PROBE"; cat secret.txt' });
       expect(printed.output).toContain(secret);
-      const patched = await host.call('apply_patch', { input: `*** Begin Patch\n*** Update File: secret.txt\n@@\n-token=${secret}\n+token=${secret}-2\n*** End Patch\n` });
+      const patched = await host.call('apply_patch', {
+        input: `*** Begin Patch\n*** Update File: secret.txt\n@@\n-token=${secret}\n+token=${secret}-2\n*** End Patch\n`,
+      });
       expect(patched.ok).toBe(true);
       const found = await host.call('code_search', { query: secret });
       expect(JSON.stringify(found)).toContain(secret);
@@ -256,8 +295,17 @@ describe('execute_tool spans on a real host', () => {
       await host.close();
     }
     const finished = spans();
-    expect(finished.map((span) => span.name)).toEqual(['execute_tool exec_command', 'execute_tool apply_patch', 'execute_tool code_search', 'execute_tool apply_patch']);
-    const values = finished.flatMap((span) => [span.name, ...Object.values(span.attributes).map(String), ...span.events.map((event) => JSON.stringify(event))]);
+    expect(finished.map((span) => span.name)).toEqual([
+      'execute_tool exec_command',
+      'execute_tool apply_patch',
+      'execute_tool code_search',
+      'execute_tool apply_patch',
+    ]);
+    const values = finished.flatMap((span) => [
+      span.name,
+      ...Object.values(span.attributes).map(String),
+      ...span.events.map((event) => JSON.stringify(event)),
+    ]);
     expect(values.filter((value) => value.includes(secret))).toEqual([]);
   });
 });

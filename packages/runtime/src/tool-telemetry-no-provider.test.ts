@@ -8,7 +8,9 @@ describe('createToolTelemetry with no tracer provider registered', () => {
     const traced = createToolTelemetry({ options: undefined, environment: 'local', countTokens: () => ++counted });
     let originals = 0;
     const result = okResult('done');
-    await expect(traced({ tool: 'exec_command', callId: 'c1' }, () => Promise.resolve({ result, originalTokens: () => ++originals }))).resolves.toBe(result);
+    await expect(
+      traced({ tool: 'exec_command', callId: 'c1' }, () => Promise.resolve({ result, originalTokens: () => ++originals })),
+    ).resolves.toBe(result);
     expect([counted, originals]).toEqual([0, 0]);
   });
 });

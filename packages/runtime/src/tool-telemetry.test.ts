@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 afterEach(() => exporter.reset());
 
-const telemetry = (recordCommands?: boolean) => createToolTelemetry({ options: { recordCommands }, environment: 'docker', countTokens: (text) => text.length });
+const telemetry = (recordCommands?: boolean) =>
+  createToolTelemetry({ options: { recordCommands }, environment: 'docker', countTokens: (text) => text.length });
 
 describe('createToolTelemetry', () => {
   it('records a thrown caller error as an exception with its code, and throws it on', async () => {
@@ -32,7 +33,9 @@ describe('createToolTelemetry', () => {
   });
 
   it('records the command only when allowed, and the tokens of the output before a cut', async () => {
-    await telemetry(false)({ tool: 'exec_command', command: 'make' }, () => Promise.resolve({ result: okResult('abc'), originalTokens: () => 99 }));
+    await telemetry(false)({ tool: 'exec_command', command: 'make' }, () =>
+      Promise.resolve({ result: okResult('abc'), originalTokens: () => 99 }),
+    );
     await telemetry(true)({ tool: 'exec_command', command: 'make' }, () => Promise.resolve({ result: okResult('abc') }));
     const [hidden, shown] = exporter.getFinishedSpans();
     expect(hidden?.attributes['toolhost.command']).toBeUndefined();
@@ -43,7 +46,14 @@ describe('createToolTelemetry', () => {
 
 describe('resultAttributes', () => {
   it('keeps counts and codes and drops every text', () => {
-    const result = errorResult('tool_failed', 'secret text', { exit_code: 1, session_id: 4, spool_path: '/tmp/x', original_token_count: 500, output: 'secret', diff: [{ operation: 'moved', diff: 'secret' }] });
+    const result = errorResult('tool_failed', 'secret text', {
+      exit_code: 1,
+      session_id: 4,
+      spool_path: '/tmp/x',
+      original_token_count: 500,
+      output: 'secret',
+      diff: [{ operation: 'moved', diff: 'secret' }],
+    });
     expect(resultAttributes(result)).toEqual({
       'toolhost.ok': false,
       'toolhost.exit_code': 1,
@@ -60,7 +70,11 @@ describe('checkTelemetryOptions', () => {
   it('accepts nothing, an empty object and a boolean recordCommands; refuses the rest', () => {
     expect(() => checkTelemetryOptions(undefined)).not.toThrow();
     expect(() => checkTelemetryOptions({ recordCommands: true })).not.toThrow();
-    expect(() => checkTelemetryOptions(null)).toThrow(expect.objectContaining({ code: 'invalid_options', message: 'telemetry must be an object' }));
-    expect(() => checkTelemetryOptions({ recordCommands: 1 })).toThrow(expect.objectContaining({ code: 'invalid_options', message: 'telemetry.recordCommands must be a boolean, got 1' }));
+    expect(() => checkTelemetryOptions(null)).toThrow(
+      expect.objectContaining({ code: 'invalid_options', message: 'telemetry must be an object' }),
+    );
+    expect(() => checkTelemetryOptions({ recordCommands: 1 })).toThrow(
+      expect.objectContaining({ code: 'invalid_options', message: 'telemetry.recordCommands must be a boolean, got 1' }),
+    );
   });
 });

@@ -48,7 +48,8 @@ function loadApi(): Promise<OpenTelemetryApi | undefined> {
 /** Checks the `telemetry` option of a host. */
 export function checkTelemetryOptions(telemetry: unknown): void {
   if (telemetry === undefined) return;
-  if (!telemetry || typeof telemetry !== 'object' || Array.isArray(telemetry)) throw new ToolHostError('invalid_options', 'telemetry must be an object');
+  if (!telemetry || typeof telemetry !== 'object' || Array.isArray(telemetry))
+    throw new ToolHostError('invalid_options', 'telemetry must be an object');
   const { recordCommands } = telemetry as TelemetryOptions;
   if (recordCommands !== undefined && typeof recordCommands !== 'boolean') {
     throw new ToolHostError('invalid_options', `telemetry.recordCommands must be a boolean, got ${JSON.stringify(recordCommands)}`);
@@ -95,7 +96,11 @@ export function createToolTelemetry(parts: TelemetryParts): ToolTelemetry {
     const api = await loadApi();
     if (!api) return (await run()).result;
     tracer ??= api.trace.getTracer(TRACER_NAME, TRACER_VERSION);
-    const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': call.tool, 'gen_ai.tool.type': 'function' };
+    const attributes: Attributes = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': call.tool,
+      'gen_ai.tool.type': 'function',
+    };
     if (call.callId !== undefined) attributes['gen_ai.tool.call.id'] = call.callId;
     if (parts.environment !== undefined) attributes['toolhost.environment'] = parts.environment;
     if (call.operations !== undefined) attributes['toolhost.patch.operations'] = call.operations;
@@ -107,7 +112,8 @@ export function createToolTelemetry(parts: TelemetryParts): ToolTelemetry {
           const { result } = outcome;
           span.setAttributes(resultAttributes(result));
           span.setAttribute('toolhost.output_tokens', parts.countTokens(result.output));
-          if (outcome.originalTokens && result.data?.original_token_count === undefined) span.setAttribute('toolhost.original_tokens', outcome.originalTokens());
+          if (outcome.originalTokens && result.data?.original_token_count === undefined)
+            span.setAttribute('toolhost.original_tokens', outcome.originalTokens());
           if (!result.ok && result.error) {
             span.setAttribute('error.type', result.error.code);
             span.setStatus({ code: api.SpanStatusCode.ERROR, message: result.error.code });
