@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 import { defaultServerConditions } from 'vite';
 
 export default defineConfig({
-  ssr: { resolve: { conditions: ['@toolhost/source', ...defaultServerConditions] } },
+  // Without `module`: Node's loader resolves packages by their `import`/`default` entries, as in production (the OpenTelemetry API's `module` build imports without file extensions).
+  ssr: { resolve: { conditions: ['@toolhost/source', ...defaultServerConditions.filter((condition) => condition !== 'module')] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30_000,

@@ -54,9 +54,9 @@ export async function answerToolUses(blocks: readonly unknown[], host: Anthropic
   for (const block of blocks) {
     if (!isToolUse(block)) continue;
     let result: ToolResult;
-    if (block.name === ANTHROPIC_BASH_TOOL) result = await runBash(host, block.input, options.bash);
-    else if (block.name === ANTHROPIC_TEXT_EDITOR_TOOL) result = await runTextEditor(host, block.input, options.textEditor);
-    else result = await host.call(block.name, block.input ?? {});
+    if (block.name === ANTHROPIC_BASH_TOOL) result = await runBash(host, block.input, { ...options.bash, callId: block.id });
+    else if (block.name === ANTHROPIC_TEXT_EDITOR_TOOL) result = await runTextEditor(host, block.input, { ...options.textEditor, callId: block.id });
+    else result = await host.call(block.name, block.input ?? {}, { callId: block.id });
     options.onResult?.(block, result);
     const answer: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.output };
     const references = options.toolReferences && block.name === 'search_tools' ? referencedTools(result) : [];

@@ -7,6 +7,8 @@ export interface BashOptions {
   timeoutMs?: number;
   /** Token budget of one command's output (default 10,000, as every tool). */
   maxOutputTokens?: number;
+  /** The `tool_use` id of the call, for the trace spans of what it runs (set per call by answerToolUses). */
+  callId?: string;
 }
 
 /** Default time one bash command may run. */
@@ -46,8 +48,8 @@ async function stop(host: BashHost, state: BashState): Promise<void> {
   await host.call('write_stdin', { session_id: sessionId, chars: '' }, { signal: AbortSignal.abort() });
 }
 
-async function start(host: BashHost, state: BashState): Promise<ToolResult | undefined> {
-  const started = await host.call('exec_command', { cmd: START_SHELL, yield_time_ms: POLL_MS });
+async function start(host: BashHost, state: BashState, callId: string | undefined): Promise<ToolResult | undefined> {
+  const started = await host.call('exec_command', { cmd: START_SHELL, yield_time_ms: POLL_MS }, { callId });
   if (!started.ok) return started;
   if (typeof started.data?.session_id !== 'number' || typeof started.data?.exit_code === 'number') {
     return errorResult('spawn_failed', `The shell could not start: ${outputText(started.output) || 'it exited at once'}`);
@@ -58,7 +60,7 @@ async function start(host: BashHost, state: BashState): Promise<ToolResult | und
 
 async function runCommand(host: BashHost, state: BashState, command: string, options: BashOptions): Promise<ToolResult> {
   if (state.sessionId === undefined) {
-    const failed = await start(host, state);
+    const failed = await start(host, state, options.callId);
     if (failed) return failed;
   }
   const sessionId = state.sessionId as number;
@@ -73,7 +75,7 @@ async function runCommand(host: BashHost, state: BashState, command: string, opt
   try {
     let chars = script;
     for (;;) {
-      const polled = await host.call('write_stdin', { session_id: sessionId, chars, yield_time_ms: POLL_MS, max_output_tokens: 50_000 }, { signal: controller.signal });
+      const polled = await host.call('write_stdin', { session_id: sessionId, chars, yield_time_ms: POLL_MS, max_output_tokens: 50_000 }, { signal: controller.signal, callId: options.callId });
       chars = '';
       if (!polled.ok) {
         state.sessionId = undefined;
@@ -126,7 +128,7 @@ export function runBash(host: BashHost, input: unknown, options: BashOptions = {
     if (unknown.length) return errorResult('invalid_arguments', `Invalid arguments for bash: unknown field ${JSON.stringify(unknown[0])}; expected command (string) or restart (true)`);
     if (args.restart === true) {
       await stop(host, current);
-      const failed = await start(host, current);
+      const failed = await start(host, current, options.callId);
       return failed ?? okResult('The shell was restarted.');
     }
     if (typeof args.command !== 'string' || args.command.trim() === '') {

@@ -4,6 +4,8 @@ import { ANTHROPIC_NATIVE_VOCABULARY, errorResult, okResult, type ErrorCode, typ
 export interface TextEditorOptions {
   /** Token budget of a `view` (default 10,000, as every tool). */
   maxOutputTokens?: number;
+  /** The `tool_use` id of the call, for the trace span of its edit (set per call by answerToolUses). */
+  callId?: string;
 }
 
 type EditorHost = Pick<ToolHost, 'edit' | 'readPath' | 'budget'>;
@@ -128,8 +130,18 @@ async function insert(host: EditorHost, args: Record<string, unknown>): Promise<
  * bytes they name, are atomic, keep the BOM and the file's mode, stay inside the workspace and count toward the
  * anti-blind-editing gate.
  */
-export async function runTextEditor(host: EditorHost, input: unknown, options: TextEditorOptions = {}): Promise<ToolResult> {
+export async function runTextEditor(editorHost: EditorHost, input: unknown, options: TextEditorOptions = {}): Promise<ToolResult> {
   const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const callId = options.callId;
+  // Edits carry the call's id to their trace span; reads and budgets have no span.
+  const host: EditorHost =
+    callId === undefined
+      ? editorHost
+      : {
+          edit: (operations, editOptions) => editorHost.edit(operations, { ...editOptions, callId }),
+          readPath: (path) => editorHost.readPath(path),
+          budget: (...parts) => editorHost.budget(...parts),
+        };
   if (typeof args.path !== 'string' || args.path === '') return fail('invalid_arguments', 'Invalid arguments for str_replace_based_edit_tool: path must be a non-empty string');
   switch (args.command) {
     case 'view':

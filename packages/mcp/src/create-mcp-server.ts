@@ -83,7 +83,7 @@ export function createMcpServer(host: McpToolHost, options: McpServerOptions = {
     }
     let result: ToolResult;
     try {
-      result = await host.call(name, args ?? {}, { signal: extra.signal });
+      result = await host.call(name, args ?? {}, { signal: extra.signal, callId: String(extra.requestId) });
     } finally {
       if (timer) clearInterval(timer);
     }

@@ -79,22 +79,22 @@ export async function answerResponsesCalls(
   for (const item of items) {
     if (isFunctionCall(item)) {
       const schema = host.tools.find((tool) => tool.name === item.name)?.inputSchema;
-      const result = await host.call(item.name, parseArguments(item.arguments, schema));
+      const result = await host.call(item.name, parseArguments(item.arguments, schema), { callId: item.call_id });
       options.onResult?.(item, result);
       outputs.push({ type: 'function_call_output', call_id: item.call_id, output: result.output, ...echoedCaller(item) });
     } else if (isCustomToolCall(item)) {
-      const result = await host.call(item.name, typeof item.input === 'string' ? item.input : '');
+      const result = await host.call(item.name, typeof item.input === 'string' ? item.input : '', { callId: item.call_id });
       options.onResult?.(item, result);
       outputs.push({ type: 'custom_tool_call_output', call_id: item.call_id, output: result.output, ...echoedCaller(item) });
     } else if (hasCallId(item, 'apply_patch_call')) {
       const call = item as ResponsesApplyPatchCall;
-      const outcome = await runApplyPatchOperation(host, call.operation);
+      const outcome = await runApplyPatchOperation(host, call.operation, { callId: call.call_id });
       options.onResult?.(call, outcome.result);
       outputs.push({ type: 'apply_patch_call_output', call_id: call.call_id, status: outcome.status, output: outcome.output, ...echoedCaller(call) });
     } else if (hasCallId(item, 'shell_call')) {
       const call = item as ResponsesShellCall;
       const action = call.action ?? { commands: [], timeout_ms: null, max_output_length: null };
-      const output = await runShellCommands(host, action, { ...options.shell, onResult: (result) => options.onResult?.(call, result) });
+      const output = await runShellCommands(host, action, { ...options.shell, callId: call.call_id, onResult: (result) => options.onResult?.(call, result) });
       outputs.push({ type: 'shell_call_output', call_id: call.call_id, output, max_output_length: action.max_output_length ?? null, ...echoedCaller(call) });
     }
   }

@@ -44,10 +44,10 @@ function shownType(type: unknown): string {
  * Runs one apply_patch operation through the host's patch engine (atomic, boundary-checked, counted by the
  * anti-blind-editing gate), with texts in the native tools' terms; a malformed operation is refused, writing nothing.
  */
-export async function runApplyPatchOperation(host: ApplyPatchHost, operation: unknown): Promise<ApplyPatchOperationOutcome> {
+export async function runApplyPatchOperation(host: ApplyPatchHost, operation: unknown, options: { callId?: string } = {}): Promise<ApplyPatchOperationOutcome> {
   const fileOperation = toFileOperation(operation);
   const result = fileOperation
-    ? await host.edit([fileOperation], { vocabulary: OPENAI_NATIVE_VOCABULARY })
+    ? await host.edit([fileOperation], { vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId })
     : errorResult(
         'invalid_arguments',
         `Nothing was changed: an apply_patch operation is {"type":"create_file"|"update_file","path":string,"diff":string} (update_file may add "move_to") or {"type":"delete_file","path":string}; got type ${JSON.stringify(shownType((operation as { type?: unknown } | null | undefined)?.type).slice(0, 40))}.`,

@@ -26,6 +26,8 @@ export interface ShellCommandsOptions {
   maxOutputTokens?: number;
   /** Called with each exec_command / write_stdin result. */
   onResult?: (result: ToolResult) => void;
+  /** The provider's id of the shell call, for the trace spans of its commands. */
+  callId?: string;
 }
 
 /** Default time a shell command may run. */
@@ -61,13 +63,13 @@ async function runOne(host: Pick<ToolHost, 'call'>, cmd: string, timeoutMs: numb
   const started = performance.now();
   const yieldMs = () => Math.min(MAX_YIELD_MS, Math.max(1, Math.ceil(timeoutMs - (performance.now() - started))));
   try {
-    let result = await host.call('exec_command', { cmd, yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY });
+    let result = await host.call('exec_command', { cmd, yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId });
     options.onResult?.(result);
     if (!result.ok) return { stdout: '', stderr: result.output, outcome: { type: 'exit', exit_code: 1 } };
     // An answer that is not a command's (an apply_patch heredoc the host applied itself) is output as a whole.
     let text = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
     while (typeof result.data?.exit_code !== 'number' && typeof result.data?.session_id === 'number') {
-      result = await host.call('write_stdin', { session_id: result.data.session_id, chars: '', yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY });
+      result = await host.call('write_stdin', { session_id: result.data.session_id, chars: '', yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId });
       options.onResult?.(result);
       if (!result.ok) break;
       text += execOutputText(result.output);

@@ -13,6 +13,7 @@ import { createPublicCatalog } from './public-catalog.js';
 import { readWorkspacePath } from './read-workspace-path.js';
 import { createShellSentPatch } from './shell-sent-patch.js';
 import type { ToolSurface } from './tool-surface.js';
+import { createToolTelemetry, type TelemetryOptions } from './tool-telemetry.js';
 
 /** Options of {@link createToolRuntime}. */
 export interface ToolRuntimeOptions {
@@ -33,6 +34,10 @@ export interface ToolRuntimeOptions {
    * as `run`): texts that point at another tool use them. Native surfaces pass their own per call.
    */
   vocabulary?: ToolVocabulary;
+  /** What the `execute_tool` trace spans of the calls record. */
+  telemetry?: TelemetryOptions;
+  /** Where the tools run (local, docker, ssh…), recorded on every span. */
+  environmentKind?: string;
   /** Called after every call with its arguments and result (for recording). */
   onCall?: (name: string, args: unknown, result: ToolResult) => void;
   /** Releases what the implementations hold; called once by `close()`. */
@@ -71,6 +76,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     isClosed,
   });
   const fit = createOutputFitter(options.tokenizer, options.spool);
+  const traced = createToolTelemetry({ options: options.telemetry, environment: options.environmentKind, countTokens: (text) => options.tokenizer.count(text) });
+  const commandOf = (name: string, args: unknown): string | undefined =>
+    name === 'exec_command' && args && typeof args === 'object' && typeof (args as { cmd?: unknown }).cmd === 'string' ? (args as { cmd: string }).cmd : undefined;
 
   return {
     get tools() {
@@ -87,17 +95,22 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     async call(name, args, callOptions) {
       lifecycle.assertOpen();
       const signal = lifecycle.signal(callOptions?.signal);
-      let result: ToolResult;
-      try {
-        const outcome = await dispatch(name, args, signal, callOptions?.vocabulary ?? vocabulary);
-        result = await fit(name, outcome.result, outcome.budget);
-      } catch (error) {
-        if (ToolHostError.is(error)) throw error;
-        const message = error instanceof Error ? error.message : String(error);
-        result = await fit(name, errorResult(ErrorCode.InternalError, `${String(name).slice(0, 100)} failed unexpectedly: ${message}`), DEFAULT_MAX_OUTPUT_TOKENS);
-      }
-      options.onCall?.(name, args, result);
-      return result;
+      return traced({ tool: String(name), callId: callOptions?.callId, command: commandOf(name, args) }, async () => {
+        let result: ToolResult;
+        let unfitted: ToolResult | undefined;
+        try {
+          const outcome = await dispatch(name, args, signal, callOptions?.vocabulary ?? vocabulary);
+          unfitted = outcome.result;
+          result = await fit(name, outcome.result, outcome.budget);
+        } catch (error) {
+          if (ToolHostError.is(error)) throw error;
+          const message = error instanceof Error ? error.message : String(error);
+          result = await fit(name, errorResult(ErrorCode.InternalError, `${String(name).slice(0, 100)} failed unexpectedly: ${message}`), DEFAULT_MAX_OUTPUT_TOKENS);
+        }
+        options.onCall?.(name, args, result);
+        const original = unfitted?.output;
+        return { result, originalTokens: original !== undefined && original !== result.output ? () => options.tokenizer.count(original) : undefined };
+      });
     },
     readPath(path) {
       lifecycle.assertOpen();
@@ -106,10 +119,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     async edit(operations, editOptions = {}) {
       lifecycle.assertOpen();
       const limit = clampBudget(editOptions.maxOutputTokens);
-      const applied = await applyOperations(operations, limit, lifecycle.signal(editOptions.signal), editOptions.vocabulary ?? vocabulary);
-      const result = await fit('apply_patch', applied, limit);
-      options.onCall?.('apply_patch', { operations }, result);
-      return result;
+      const signal = lifecycle.signal(editOptions.signal);
+      return traced({ tool: 'apply_patch', callId: editOptions.callId, operations: operations.length }, async () => {
+        const applied = await applyOperations(operations, limit, signal, editOptions.vocabulary ?? vocabulary);
+        const result = await fit('apply_patch', applied, limit);
+        options.onCall?.('apply_patch', { operations }, result);
+        return { result, originalTokens: applied.output !== result.output ? () => options.tokenizer.count(applied.output) : undefined };
+      });
     },
     recordCommand(cmd, exitCode) {
       lifecycle.assertOpen();

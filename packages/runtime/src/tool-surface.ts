@@ -12,6 +12,8 @@ export interface ToolCallOptions {
    * exec_command): texts that point at another tool name those.
    */
   vocabulary?: ToolVocabulary;
+  /** The provider's id of this call (OpenAI `call_id`, Anthropic `tool_use` id, MCP request id), for its trace span. */
+  callId?: string;
 }
 
 /** Options of {@link ToolSurface.edit}. */
@@ -22,6 +24,8 @@ export interface EditOptions {
   signal?: AbortSignal;
   /** Token budget of the result (default 10,000). */
   maxOutputTokens?: number;
+  /** The provider's id of the edit's call, for its trace span. */
+  callId?: string;
 }
 
 /** Text fitted to a token budget by {@link ToolSurface.budget}. */

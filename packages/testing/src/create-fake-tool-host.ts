@@ -10,7 +10,15 @@ import {
   type ToolResult,
 } from '@toolhost/core';
 import type { CatalogEmbedder, CatalogEntry } from '@toolhost/catalog';
-import { createBuiltinImplementations, createCodeSearchEngine, createPatchEngine, createToolRuntime, forwardToolSurface } from '@toolhost/runtime';
+import {
+  checkTelemetryOptions,
+  createBuiltinImplementations,
+  createCodeSearchEngine,
+  createPatchEngine,
+  createToolRuntime,
+  forwardToolSurface,
+  type TelemetryOptions,
+} from '@toolhost/runtime';
 import {
   checkProfileSettings,
   vocabularyOf,
@@ -56,6 +64,8 @@ export interface FakeToolHostOptions {
    * with `rg` as the real host on this machine finds it).
    */
   environment?: ShellEnvironment;
+  /** What the OpenTelemetry `execute_tool` spans record, as on a real host. */
+  telemetry?: TelemetryOptions;
 }
 
 /** One recorded call of the fake host. */
@@ -82,6 +92,7 @@ export interface FakeToolHost extends ToolHost {
 function checkOptions(options: FakeToolHostOptions): void {
   if (!options || typeof options !== 'object') throw new ToolHostError('invalid_options', 'createFakeToolHost needs an options object');
   checkProfileSettings(options);
+  checkTelemetryOptions(options.telemetry);
   const { commands } = options;
   for (const command of commands ?? []) {
     if (typeof command?.match !== 'string' && !(command?.match instanceof RegExp)) {
@@ -132,6 +143,8 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     catalogEmbeddingWeight: options.catalogEmbeddingWeight,
     verification: options.verification,
     vocabulary: vocabularyOf(options.toolNames),
+    telemetry: options.telemetry,
+    environmentKind: 'fake',
     onCall: (name, args, result) => calls.push({ name, args, result }),
   });
   return forwardToolSurface<FakeToolHost>(runtime, {

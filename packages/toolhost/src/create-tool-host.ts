@@ -23,11 +23,13 @@ import {
   type VerificationGateOptions,
 } from '@toolhost/profiles';
 import {
+  checkTelemetryOptions,
   createBuiltinImplementations,
   createCodeSearchEngine,
   createPatchEngine,
   createToolRuntime,
   forwardToolSurface,
+  type TelemetryOptions,
   type ToolSurface,
 } from '@toolhost/runtime';
 
@@ -61,6 +63,8 @@ export interface ToolHostOptions {
   shellEnvironment?: ShellEnvironmentPolicy;
   /** Settings of code_search (advanced profile). */
   codeSearch?: CodeSearchOptions;
+  /** What the OpenTelemetry `execute_tool` spans record (spans need `@opentelemetry/api` and a registered provider). */
+  telemetry?: TelemetryOptions;
 }
 
 /** Settings of code_search on a host. */
@@ -116,6 +120,7 @@ function checkOptions(options: ToolHostOptions): void {
     checkProfileSettings({ profile, shellProfile, toolNames: options.toolNames });
     checkShellEnvironmentPolicy(options.shellEnvironment);
     checkCodeSearchOptions(options.codeSearch);
+    checkTelemetryOptions(options.telemetry);
     return;
   }
   if (typeof workspace !== 'string' || !isAbsolute(workspace)) {
@@ -127,6 +132,7 @@ function checkOptions(options: ToolHostOptions): void {
   checkProfileSettings({ profile, shellProfile, toolNames: options.toolNames });
   checkShellEnvironmentPolicy(options.shellEnvironment);
   checkCodeSearchOptions(options.codeSearch);
+  checkTelemetryOptions(options.telemetry);
 }
 
 /**
@@ -176,6 +182,8 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     catalogEmbeddingWeight: options.catalogEmbeddingWeight,
     verification: options.verification,
     vocabulary: vocabularyOf(options.toolNames),
+    telemetry: options.telemetry,
+    environmentKind: environment.kind,
     onClose: async () => {
       try {
         await exec.close();
