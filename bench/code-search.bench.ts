@@ -9,7 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { rgPath } from '@vscode/ripgrep';
 import { approximateTokenizer, createMemorySpool, type Workspace } from '@toolhost/core';
 import { createNodeWorkspace } from '@toolhost/core/node';
-import { createCodeSearchTool, createRipgrepPrefilter, createSyntaxParser, walkWorkspace, type CodeSearchTool, type GrammarId } from '@toolhost/code-search';
+import {
+  createCodeSearchTool,
+  createRipgrepPrefilter,
+  createSyntaxParser,
+  walkWorkspace,
+  type CodeSearchTool,
+  type GrammarId,
+} from '@toolhost/code-search';
 
 const WARM_RUNS = 5;
 /** Processes started per query for the new-process figures (their median is shown). */
@@ -33,14 +40,21 @@ interface Corpus {
   queries: Query[];
 }
 
-const definition = (name: string): Query => ({ label: `definition ${name}`, args: { query: name, result_types: ['definition'] }, literal: name });
+const definition = (name: string): Query => ({
+  label: `definition ${name}`,
+  args: { query: name, result_types: ['definition'] },
+  literal: name,
+});
 const usage = (name: string): Query => ({ label: `usage ${name}`, args: { query: name, result_types: ['usage'] }, literal: name });
 const text = (literal: string): Query => ({ label: `text "${literal}"`, args: { query: literal, result_types: ['text'] }, literal });
 const everything = (name: string): Query => ({ label: `all four ${name}`, args: { query: name }, literal: name });
 
 function firstExisting(pattern: RegExp, parent: string, child = ''): string | undefined {
   if (!existsSync(parent)) return undefined;
-  const match = readdirSync(parent).filter((name) => pattern.test(name)).sort().pop();
+  const match = readdirSync(parent)
+    .filter((name) => pattern.test(name))
+    .sort()
+    .pop();
   const path = match ? join(parent, match, child) : undefined;
   return path && existsSync(path) ? path : undefined;
 }
@@ -76,7 +90,13 @@ const CORPORA: Corpus[] = [
       temporary.push(root);
       return root;
     },
-    queries: [definition('createSourceFile'), usage('createSourceFile'), text('Licensed under'), text('@deprecated'), everything('TokenFlags')],
+    queries: [
+      definition('createSourceFile'),
+      usage('createSourceFile'),
+      text('Licensed under'),
+      text('@deprecated'),
+      everything('TokenFlags'),
+    ],
   },
   {
     name: 'go (golang-src)',
@@ -105,7 +125,14 @@ function timeRg(root: string, literal: string): number {
 }
 
 function contextFor(workspace: Workspace) {
-  return { workspace, tokenizer: approximateTokenizer, spool: createMemorySpool(), maxOutputTokens: 10_000, shell: 'unix_like' as const, signal: new AbortController().signal };
+  return {
+    workspace,
+    tokenizer: approximateTokenizer,
+    spool: createMemorySpool(),
+    maxOutputTokens: 10_000,
+    shell: 'unix_like' as const,
+    signal: new AbortController().signal,
+  };
 }
 
 async function timeSearch(tool: CodeSearchTool, workspace: Workspace, args: Record<string, unknown>): Promise<number> {
@@ -174,7 +201,10 @@ let packagesBuilt = false;
 /** The new-process rows run the built packages, as users do: they are built once, from the sources this bench measures. */
 function buildPackages(): void {
   if (packagesBuilt) return;
-  const build = spawnSync('npm', ['run', 'build', '-w', '@toolhost/core', '-w', '@toolhost/code-search'], { cwd: join(here, '..'), encoding: 'utf8' });
+  const build = spawnSync('npm', ['run', 'build', '-w', '@toolhost/core', '-w', '@toolhost/code-search'], {
+    cwd: join(here, '..'),
+    encoding: 'utf8',
+  });
   if (build.status !== 0) throw new Error(`building @toolhost/core and @toolhost/code-search failed:\n${build.stdout}\n${build.stderr}`);
   packagesBuilt = true;
 }
@@ -395,24 +425,52 @@ export default async function (): Promise<void> {
     );
     console.log('');
     printTable(
-      ['corpus', 'query', 'rg warm ms', 'new process, at once ms', 'at once / rg warm', `new process, ${HOST_FIRST_DELAY_MS / 1000} s in ms`, `${HOST_FIRST_DELAY_MS / 1000} s in / rg warm`],
+      [
+        'corpus',
+        'query',
+        'rg warm ms',
+        'new process, at once ms',
+        'at once / rg warm',
+        `new process, ${HOST_FIRST_DELAY_MS / 1000} s in ms`,
+        `${HOST_FIRST_DELAY_MS / 1000} s in / rg warm`,
+      ],
       processRows,
     );
     console.log(
       `new process = the first search of a host in a node process of its own, where nothing is loaded yet (parser runtime, grammars, optimised wasm code), as an agent's first call, running the built packages as installed; median of ${NEW_PROCESS_RUNS} processes. The table above runs every tool in one process.`,
     );
     console.log('');
-    printTable(['corpus', 'files', 'parsed', 'identifiers', 'build ms', 'worker heap + index arrays', 'load from cache ms', 'search while building ms'], indexRows);
+    printTable(
+      [
+        'corpus',
+        'files',
+        'parsed',
+        'identifiers',
+        'build ms',
+        'worker heap + index arrays',
+        'load from cache ms',
+        'search while building ms',
+      ],
+      indexRows,
+    );
 
-    const scales = (process.env.CODE_SEARCH_BENCH_SCALES ?? '10000,50000').split(',').map(Number).filter((value) => value > 0);
+    const scales = (process.env.CODE_SEARCH_BENCH_SCALES ?? '10000,50000')
+      .split(',')
+      .map(Number)
+      .filter((value) => value > 0);
     // The Debian corpora whole (all of rustc, not only its library), then node_modules to make up the count.
-    const scaleSources = [CORPORA[1].root(), firstExisting(/^rustc-[\d.]+/, '/usr/src'), CORPORA[3].root()].filter((root): root is string => root !== undefined);
+    const scaleSources = [CORPORA[1].root(), firstExisting(/^rustc-[\d.]+/, '/usr/src'), CORPORA[3].root()].filter(
+      (root): root is string => root !== undefined,
+    );
     if (scales.length > 0) {
       console.log('');
       if (temporary.length === 0) temporary.push(copyNodeModules());
       const scaleRows: string[][] = [];
       for (const count of scales) await benchScale([...scaleSources, ...temporary], count, scaleRows);
-      printTable(['files', 'parsed', 'identifiers', 'index build', 'worker heap + index arrays', 'cache file', 'def+usage "Read": index / rg ms'], scaleRows);
+      printTable(
+        ['files', 'parsed', 'identifiers', 'index build', 'worker heap + index arrays', 'cache file', 'def+usage "Read": index / rg ms'],
+        scaleRows,
+      );
       console.log('The scale trees hold copies of the first N files of the corpora above, fewer when the corpora hold fewer.');
     }
   } finally {

@@ -40,15 +40,28 @@ function host(environment: Environment): ToolHost {
 }
 
 const fileText = (i: number, variant: string) =>
-  Array.from({ length: 200 }, (_, line) => (line === 100 ? `const marker${i} = '${variant}';` : `// file ${i} line ${line}`)).join('\n') + '\n';
+  Array.from({ length: 200 }, (_, line) => (line === 100 ? `const marker${i} = '${variant}';` : `// file ${i} line ${line}`)).join('\n') +
+  '\n';
 
 function addAll(): string {
-  const body = Array.from({ length: FILES }, (_, i) => `*** Add File: pkg/file${i}.ts\n${fileText(i, 'a').trimEnd().split('\n').map((line) => `+${line}`).join('\n')}`);
+  const body = Array.from(
+    { length: FILES },
+    (_, i) =>
+      `*** Add File: pkg/file${i}.ts\n${fileText(i, 'a')
+        .trimEnd()
+        .split('\n')
+        .map((line) => `+${line}`)
+        .join('\n')}`,
+  );
   return `*** Begin Patch\n${body.join('\n')}\n*** End Patch`;
 }
 
 function updateAll(from: string, to: string): string {
-  const body = Array.from({ length: FILES }, (_, i) => `*** Update File: pkg/file${i}.ts\n@@\n // file ${i} line 99\n-const marker${i} = '${from}';\n+const marker${i} = '${to}';\n // file ${i} line 101`);
+  const body = Array.from(
+    { length: FILES },
+    (_, i) =>
+      `*** Update File: pkg/file${i}.ts\n@@\n // file ${i} line 99\n-const marker${i} = '${from}';\n+const marker${i} = '${to}';\n // file ${i} line 101`,
+  );
   return `*** Begin Patch\n${body.join('\n')}\n*** End Patch`;
 }
 
@@ -71,10 +84,16 @@ export default async function run(): Promise<void> {
     await docker.ping();
     await docker.getImage(image).inspect();
   } catch (error) {
-    console.log(`SKIPPED: Docker or image ${image} unavailable (${error instanceof Error ? error.message : String(error)}); run eval "$(bash test/environments/setup-ci.sh)"`);
+    console.log(
+      `SKIPPED: Docker or image ${image} unavailable (${error instanceof Error ? error.message : String(error)}); run eval "$(bash test/environments/setup-ci.sh)"`,
+    );
     return;
   }
-  const container = await docker.createContainer({ Image: image, Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws && exec sleep 100000'], HostConfig: { NetworkMode: 'none' } });
+  const container = await docker.createContainer({
+    Image: image,
+    Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws && exec sleep 100000'],
+    HostConfig: { NetworkMode: 'none' },
+  });
   await container.start();
   const localRoot = mkdtempSync(join(tmpdir(), 'toolhost-bench-env-'));
   const hosts: ToolHost[] = [];
@@ -97,15 +116,26 @@ export default async function run(): Promise<void> {
       const result = await dockerHost.call('exec_command', { cmd: 'true' });
       if (!result.ok || !result.output.includes('exited with code 0')) throw new Error(result.output);
     });
-    console.log(`exec_command true in Docker: median ${median(toolhost).toFixed(1)} ms (toolhost over dockerode) vs ${median(cli).toFixed(1)} ms (docker exec CLI); ratio ${(median(toolhost) / median(cli)).toFixed(2)}x (lower is better, ${EXEC_ROUNDS} rounds each)`);
+    console.log(
+      `exec_command true in Docker: median ${median(toolhost).toFixed(1)} ms (toolhost over dockerode) vs ${median(cli).toFixed(1)} ms (docker exec CLI); ratio ${(median(toolhost) / median(cli)).toFixed(2)}x (lower is better, ${EXEC_ROUNDS} rounds each)`,
+    );
 
     const localHost = host(createLocalEnvironment({ root: localRoot }));
     hosts.push(localHost);
     const local = await patchRounds(localHost);
     const inDocker = await patchRounds(dockerHost);
-    console.log(`apply_patch over ${FILES} files: local median ${median(local).toFixed(1)} ms; Docker ${median(inDocker).toFixed(1)} ms (${(median(inDocker) / median(local)).toFixed(1)}x local)`);
+    console.log(
+      `apply_patch over ${FILES} files: local median ${median(local).toFixed(1)} ms; Docker ${median(inDocker).toFixed(1)} ms (${(median(inDocker) / median(local)).toFixed(1)}x local)`,
+    );
 
-    const { TOOLHOST_TEST_SSH_HOST: sshHost, TOOLHOST_TEST_SSH_PORT: port, TOOLHOST_TEST_SSH_USER: username, TOOLHOST_TEST_SSH_KEY: key, TOOLHOST_TEST_SSH_ROOT: sshRoot, TOOLHOST_TEST_SSH_KNOWN_HOSTS: knownHosts } = process.env;
+    const {
+      TOOLHOST_TEST_SSH_HOST: sshHost,
+      TOOLHOST_TEST_SSH_PORT: port,
+      TOOLHOST_TEST_SSH_USER: username,
+      TOOLHOST_TEST_SSH_KEY: key,
+      TOOLHOST_TEST_SSH_ROOT: sshRoot,
+      TOOLHOST_TEST_SSH_KNOWN_HOSTS: knownHosts,
+    } = process.env;
     if (!sshHost || !username || !key || !sshRoot || !knownHosts) {
       console.log('SSH SKIPPED: TOOLHOST_TEST_SSH_* not set; run eval "$(bash test/environments/setup-ci.sh)"');
       return;
@@ -118,9 +148,13 @@ export default async function run(): Promise<void> {
       const sshTools = host(await createSshEnvironment({ ...settings, root: `${sshRoot}/${folder}` }));
       hosts.push(sshTools);
       const overSsh = await patchRounds(sshTools);
-      console.log(`apply_patch over ${FILES} files: SSH ${median(overSsh).toFixed(1)} ms (${(median(overSsh) / median(local)).toFixed(1)}x local, same run)`);
+      console.log(
+        `apply_patch over ${FILES} files: SSH ${median(overSsh).toFixed(1)} ms (${(median(overSsh) / median(local)).toFixed(1)}x local, same run)`,
+      );
     } finally {
-      const cleanup = await base.processes.executor('pipe').spawn({ file: '/bin/sh', args: ['-c', `rm -rf ${folder}`], cwd: sshRoot, env: {}, rows: 24, cols: 80 });
+      const cleanup = await base.processes
+        .executor('pipe')
+        .spawn({ file: '/bin/sh', args: ['-c', `rm -rf ${folder}`], cwd: sshRoot, env: {}, rows: 24, cols: 80 });
       await new Promise((resolve) => cleanup.onSettled(resolve));
       await base.close();
     }

@@ -36,7 +36,14 @@ function bareSpawnOutput(shell: string, cmd: string): Promise<void> {
 /** Raw node-pty spawn of `cmd`, reading until node-pty reports the exit: the terminal's own cost. */
 function barePtyOutput(shell: string, cmd: string): Promise<void> {
   return new Promise((resolve) => {
-    const terminal = pty.spawn(shell, ['-c', cmd], { name: 'xterm-256color', cols: 80, rows: 24, cwd: process.cwd(), env: process.env, encoding: null });
+    const terminal = pty.spawn(shell, ['-c', cmd], {
+      name: 'xterm-256color',
+      cols: 80,
+      rows: 24,
+      cwd: process.cwd(),
+      env: process.env,
+      encoding: null,
+    });
     terminal.onData(() => {});
     terminal.onExit(() => resolve());
   });
@@ -134,7 +141,14 @@ export default async function run(): Promise<void> {
   const workspace = createNodeWorkspace(root);
   const spool = createFileSpool(spoolDir);
   const abort = new AbortController();
-  const context: ToolContext = { workspace, spool, tokenizer: gptTokenizer, maxOutputTokens: 10_000, shell: 'unix_like', signal: abort.signal };
+  const context: ToolContext = {
+    workspace,
+    spool,
+    tokenizer: gptTokenizer,
+    maxOutputTokens: 10_000,
+    shell: 'unix_like',
+    signal: abort.signal,
+  };
   const userShell = process.env.SHELL || '/bin/sh';
   const toolsSh = createExecTools({ env: { SHELL: '/bin/sh' } });
   const toolsUser = createExecTools();
@@ -167,10 +181,22 @@ export default async function run(): Promise<void> {
 
   try {
     add('pipe, SHELL=/bin/sh', "spawn('sh',['-c','true'])", await compare(() => bareSpawn('sh'), call(toolsSh, false)));
-    add(`pipe, SHELL=${userShell}`, `spawn('${userShell}',['-c','true'])`, await compare(() => bareSpawn(userShell), call(toolsUser, false)));
-    add(`pipe via createToolHost, SHELL=${userShell}`, `spawn('${userShell}',['-c','true'])`, await compare(() => bareSpawn(userShell), hostCall));
+    add(
+      `pipe, SHELL=${userShell}`,
+      `spawn('${userShell}',['-c','true'])`,
+      await compare(() => bareSpawn(userShell), call(toolsUser, false)),
+    );
+    add(
+      `pipe via createToolHost, SHELL=${userShell}`,
+      `spawn('${userShell}',['-c','true'])`,
+      await compare(() => bareSpawn(userShell), hostCall),
+    );
     add('pty, SHELL=/bin/sh', "pty.spawn('sh',['-c','true'])", await compare(() => barePty('sh'), call(toolsSh, true)));
-    add(`pty, SHELL=${userShell}`, `pty.spawn('${userShell}',['-c','true'])`, await compare(() => barePty(userShell), call(toolsUser, true)));
+    add(
+      `pty, SHELL=${userShell}`,
+      `pty.spawn('${userShell}',['-c','true'])`,
+      await compare(() => barePty(userShell), call(toolsUser, true)),
+    );
     // Output-heavy commands against a raw spawn of the same command that reads all of its output.
     // The 109 KB case takes tens of milliseconds a round, and its median moves by a tenth between runs of 15 rounds.
     const heavyRounds = Number(process.env.EXEC_BENCH_HEAVY_ROUNDS ?? 15);
@@ -178,16 +204,32 @@ export default async function run(): Promise<void> {
       ['109 KB', 'seq 1 20000', Math.max(41, heavyRounds)],
       ['15 MB', 'seq 1 2000000', Math.max(3, Math.round(heavyRounds / 3))],
     ] as const) {
-      add(`pipe, ${label} (${cmd})`, `spawn('${userShell}',['-c','${cmd}'])`, await compare(() => bareSpawnOutput(userShell, cmd), heavy(cmd, false), rounds));
-      add(`pty, ${label} (${cmd})`, `spawn('${userShell}',['-c','${cmd}'])`, await compare(() => bareSpawnOutput(userShell, cmd), heavy(cmd, true), rounds));
+      add(
+        `pipe, ${label} (${cmd})`,
+        `spawn('${userShell}',['-c','${cmd}'])`,
+        await compare(() => bareSpawnOutput(userShell, cmd), heavy(cmd, false), rounds),
+      );
+      add(
+        `pty, ${label} (${cmd})`,
+        `spawn('${userShell}',['-c','${cmd}'])`,
+        await compare(() => bareSpawnOutput(userShell, cmd), heavy(cmd, true), rounds),
+      );
       // The terminal itself (kernel line discipline, node-pty reads of at most a few KB) bounds what a PTY can do.
-      add(`pty, ${label} (${cmd})`, `pty.spawn('${userShell}',['-c','${cmd}'])`, await compare(() => barePtyOutput(userShell, cmd), heavy(cmd, true), rounds));
+      add(
+        `pty, ${label} (${cmd})`,
+        `pty.spawn('${userShell}',['-c','${cmd}'])`,
+        await compare(() => barePtyOutput(userShell, cmd), heavy(cmd, true), rounds),
+      );
     }
     // Whether node-pty's reading or the kernel's PTY bounds the 15 MB case: the same command on a PTY read by other
     // readers (python3 with blocking 64 KB reads; script(1)'s poll loop); here the right-hand side is raw node-pty.
     const ptyCheck = 'seq 1 2000000';
     for (const reader of PTY_READERS.filter((candidate) => readerAvailable(candidate.name))) {
-      const measured = await compare(() => otherPtyReader(reader.args(userShell, ptyCheck)), () => barePtyOutput(userShell, ptyCheck), Math.max(3, Math.round(heavyRounds / 3)));
+      const measured = await compare(
+        () => otherPtyReader(reader.args(userShell, ptyCheck)),
+        () => barePtyOutput(userShell, ptyCheck),
+        Math.max(3, Math.round(heavyRounds / 3)),
+      );
       add(`raw node-pty (not exec_command), 15 MB (${ptyCheck})`, `${reader.name} reading a PTY`, measured);
     }
   } finally {
@@ -197,6 +239,8 @@ export default async function run(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
     rmSync(spoolDir, { recursive: true, force: true });
   }
-  console.log(`exec_command per call: median wall time and mean Node CPU over ${ROUNDS} interleaved rounds for 'true' (target: pipe ratio < 1.3), fewer for the output-heavy cases (targets: pipes 109 KB and 15 MB <= 2x, PTY 109 KB <= 2.5x, 15 MB <= 3x); the 'raw node-pty' rows compare node-pty alone with other PTY readers (their CPU is not Node's)`);
+  console.log(
+    `exec_command per call: median wall time and mean Node CPU over ${ROUNDS} interleaved rounds for 'true' (target: pipe ratio < 1.3), fewer for the output-heavy cases (targets: pipes 109 KB and 15 MB <= 2x, PTY 109 KB <= 2.5x, 15 MB <= 3x); the 'raw node-pty' rows compare node-pty alone with other PTY readers (their CPU is not Node's)`,
+  );
   console.table(rows);
 }

@@ -39,11 +39,20 @@ export default async function (): Promise<void> {
   const fake = createFakeToolHost({ ...options, files: { 'a.txt': 'one\n' }, commands: [{ match: 'echo hi', output: 'hi\n' }] });
   try {
     const rows: Array<[string, number, number]> = [];
-    rows.push(['exec_command "echo hi"', await median(30, () => real.call('exec_command', { cmd: 'echo hi' })), await median(300, () => fake.call('exec_command', { cmd: 'echo hi' }))]);
-    rows.push(['apply_patch (1 line)', await median(200, (i) => real.call('apply_patch', patchFor(i))), await median(500, (i) => fake.call('apply_patch', patchFor(i)))]);
+    rows.push([
+      'exec_command "echo hi"',
+      await median(30, () => real.call('exec_command', { cmd: 'echo hi' })),
+      await median(300, () => fake.call('exec_command', { cmd: 'echo hi' })),
+    ]);
+    rows.push([
+      'apply_patch (1 line)',
+      await median(200, (i) => real.call('apply_patch', patchFor(i))),
+      await median(500, (i) => fake.call('apply_patch', patchFor(i))),
+    ]);
     console.log('| call | real host (median) | fake host (median) | real / fake |');
     console.log('|---|---|---|---|');
-    for (const [name, realMs, fakeMs] of rows) console.log(`| ${name} | ${ms(realMs)} | ${ms(fakeMs)} | ${(realMs / fakeMs).toFixed(1)}× |`);
+    for (const [name, realMs, fakeMs] of rows)
+      console.log(`| ${name} | ${ms(realMs)} | ${ms(fakeMs)} | ${(realMs / fakeMs).toFixed(1)}× |`);
 
     const baseline = await median(2000, () => fake.tools);
     const conversions: Array<[string, () => unknown]> = [

@@ -142,7 +142,9 @@ export default async function (): Promise<void> {
     const ourStats = stats(toolhostSamples);
     const row = (name: string, s: ReturnType<typeof stats>) =>
       `| ${name.padEnd(36)} | ${s.median.toFixed(2).padStart(10)} | ${s.mean.toFixed(2).padStart(10)} | ${s.min.toFixed(2).padStart(10)} |`;
-    console.log(`file: ${LINES} lines (${(original.length / 1024 / 1024).toFixed(2)} MB), patch: ${HUNKS} hunks (git diff: ${gitHunks} hunks), ${ROUNDS} rounds after ${WARMUP} warm-up`);
+    console.log(
+      `file: ${LINES} lines (${(original.length / 1024 / 1024).toFixed(2)} MB), patch: ${HUNKS} hunks (git diff: ${gitHunks} hunks), ${ROUNDS} rounds after ${WARMUP} warm-up`,
+    );
     console.log('| variant                              | median ms  | mean ms    | min ms     |');
     console.log('|--------------------------------------|------------|------------|------------|');
     console.log(row('git apply (spawned, unified diff)', gitStats));

@@ -47,8 +47,10 @@ export function distProblems({ folder, manifest }) {
       for (const source of sources) {
         const absolute = resolve(join(file, '..'), source);
         if (absolute.includes(ALLOWED_INLINE)) continue;
-        if (absolute.includes(`${sep}node_modules${sep}`)) problems.push(`${shown} inlines ${relative(folder, absolute)} (declare the package so it stays external)`);
-        else if (!absolute.startsWith(ownSources)) problems.push(`${shown} inlines ${relative(folder, absolute)}, outside the package's src/`);
+        if (absolute.includes(`${sep}node_modules${sep}`))
+          problems.push(`${shown} inlines ${relative(folder, absolute)} (declare the package so it stays external)`);
+        else if (!absolute.startsWith(ownSources))
+          problems.push(`${shown} inlines ${relative(folder, absolute)}, outside the package's src/`);
       }
     } else if (/\.(c|m)?js$|\.d\.(c|m)?ts$/.test(file)) {
       // Comment lines do not import: a JSDoc example shows how a user imports other packages.

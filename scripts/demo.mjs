@@ -29,7 +29,11 @@ if (stale.length > 0) {
     const counter = String(index + 1).padStart(String(stale.length).length);
     process.stdout.write(`  [${counter}/${stale.length}] ${pkg.manifest.name} … `);
     const begun = Date.now();
-    const build = spawnSync('npm', ['run', 'build', '--silent', '--workspace', pkg.folder], { cwd: repositoryRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const build = spawnSync('npm', ['run', 'build', '--silent', '--workspace', pkg.folder], {
+      cwd: repositoryRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     if (build.status !== 0) {
       console.log('failed');
       process.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}${build.error ? `${build.error.message}\n` : ''}`);
@@ -40,5 +44,9 @@ if (stale.length > 0) {
   console.log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 const { NODE_OPTIONS: _nodeOptions, ...env } = process.env;
-const demo = spawnSync(process.execPath, ['--import', 'tsx', join(repositoryRoot, 'examples/quickstart/index.ts')], { cwd: repositoryRoot, env, stdio: 'inherit' });
+const demo = spawnSync(process.execPath, ['--import', 'tsx', join(repositoryRoot, 'examples/quickstart/index.ts')], {
+  cwd: repositoryRoot,
+  env,
+  stdio: 'inherit',
+});
 process.exit(demo.status ?? 1);

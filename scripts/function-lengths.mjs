@@ -44,7 +44,10 @@ function nameOf(node) {
     return `${owner}${node.name.text}`;
   }
   const holder = node.parent;
-  if ((ts.isVariableDeclaration(holder) || ts.isPropertyAssignment(holder) || ts.isPropertyDeclaration(holder)) && ts.isIdentifier(holder.name)) {
+  if (
+    (ts.isVariableDeclaration(holder) || ts.isPropertyAssignment(holder) || ts.isPropertyDeclaration(holder)) &&
+    ts.isIdentifier(holder.name)
+  ) {
     return holder.name.text;
   }
   return '<anonymous>';

@@ -61,7 +61,13 @@ export function packAll(outDir, packages = workspacePackages()) {
       const staged = stagePackage(pkg, stagingRoot);
       const [report] = JSON.parse(npm(['pack', '--json', '--pack-destination', outDir], staged));
       const file = join(outDir, report.filename);
-      return { name: pkg.manifest.name, version: pkg.manifest.version, file, bytes: statSync(file).size, files: report.files.map((entry) => entry.path) };
+      return {
+        name: pkg.manifest.name,
+        version: pkg.manifest.version,
+        file,
+        bytes: statSync(file).size,
+        files: report.files.map((entry) => entry.path),
+      };
     });
   } finally {
     rmSync(stagingRoot, { recursive: true, force: true });
@@ -71,16 +77,21 @@ export function packAll(outDir, packages = workspacePackages()) {
 /** Problems with a packed tarball's contents, as messages (empty when clean). */
 export function tarballProblems(tarball) {
   const problems = [];
-  for (const required of ['package.json', 'README.md', 'LICENSE']) if (!tarball.files.includes(required)) problems.push(`${tarball.name}: ${required} missing from the tarball`);
+  for (const required of ['package.json', 'README.md', 'LICENSE'])
+    if (!tarball.files.includes(required)) problems.push(`${tarball.name}: ${required} missing from the tarball`);
   if (!tarball.files.some((path) => path.startsWith('dist/'))) problems.push(`${tarball.name}: no dist/ in the tarball`);
   if (tarball.files.some((path) => path.startsWith('src/'))) problems.push(`${tarball.name}: src/ shipped`);
-  if (tarball.name === 'toolhost' && tarball.bytes > FACADE_TARBALL_LIMIT) problems.push(`toolhost: tarball is ${tarball.bytes} bytes, over the ${FACADE_TARBALL_LIMIT}-byte limit`);
+  if (tarball.name === 'toolhost' && tarball.bytes > FACADE_TARBALL_LIMIT)
+    problems.push(`toolhost: tarball is ${tarball.bytes} bytes, over the ${FACADE_TARBALL_LIMIT}-byte limit`);
   return problems;
 }
 
 /** Prints one line per tarball: size, file count, name. */
 export function printTarballs(tarballs) {
-  for (const tarball of tarballs) console.log(`${(tarball.bytes / 1024).toFixed(1).padStart(8)} KB  ${String(tarball.files.length).padStart(3)} files  ${tarball.name}@${tarball.version}`);
+  for (const tarball of tarballs)
+    console.log(
+      `${(tarball.bytes / 1024).toFixed(1).padStart(8)} KB  ${String(tarball.files.length).padStart(3)} files  ${tarball.name}@${tarball.version}`,
+    );
 }
 
 /** `npm publish` output lines that are warnings, except the dry run's reminder that nobody is logged in. */
@@ -144,7 +155,8 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   const { values } = parseArgs({ options: { out: { type: 'string' }, publish: { type: 'boolean' }, 'dry-run': { type: 'boolean' } } });
   if (values.publish) {
     const problems = await publishAll(Boolean(values['dry-run']));
-    if (values['dry-run']) console.log(`npm publish --dry-run: ${problems.length ? 'problems' : 'clean'} for ${workspacePackages().length} packages`);
+    if (values['dry-run'])
+      console.log(`npm publish --dry-run: ${problems.length ? 'problems' : 'clean'} for ${workspacePackages().length} packages`);
     for (const problem of problems) console.error(problem);
     process.exit(problems.length ? 1 : 0);
   } else {

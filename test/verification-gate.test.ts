@@ -56,7 +56,10 @@ function scriptedExec(script: (cmd: string) => Script) {
   return { execCommand, writeStdin };
 }
 
-function setup(verification?: VerificationGateOptions, script: (cmd: string) => Script = (cmd) => ({ exit: cmd.includes('fail') ? 1 : 0 })) {
+function setup(
+  verification?: VerificationGateOptions,
+  script: (cmd: string) => Script = (cmd) => ({ exit: cmd.includes('fail') ? 1 : 0 }),
+) {
   const workspace = createMemoryWorkspace({ 'src/a.ts': 'export const a = 0;\n' });
   const exec = scriptedExec(script);
   const runtime = createToolRuntime({
@@ -65,7 +68,11 @@ function setup(verification?: VerificationGateOptions, script: (cmd: string) => 
     workspace,
     spool: createMemorySpool(),
     tokenizer: approximateTokenizer,
-    implementations: { exec_command: exec.execCommand, write_stdin: exec.writeStdin, apply_patch: createApplyPatchTool({ locks: new PathLocks() }) },
+    implementations: {
+      exec_command: exec.execCommand,
+      write_stdin: exec.writeStdin,
+      apply_patch: createApplyPatchTool({ locks: new PathLocks() }),
+    },
     verification,
   });
   let value = 0;
@@ -119,7 +126,11 @@ describe('anti-blind-editing gate with the real apply_patch', () => {
     expect(blocked.output).toBe(
       "Error [verification_required]: 4 edits were made since the project's checks failed: `npm test -- fail` exited with code 1. Run it again with exec_command to see whether the edits fixed it (or another test, build, lint, typecheck or syntax check); editing resumes as soon as one completes, passing or failing. Reads and inspection commands stay allowed.",
     );
-    expect(blocked.data).toEqual({ mutations_since_verification: 4, threshold: 4, last_verification: { cmd: 'npm test -- fail', exit_code: 1 } });
+    expect(blocked.data).toEqual({
+      mutations_since_verification: 4,
+      threshold: 4,
+      last_verification: { cmd: 'npm test -- fail', exit_code: 1 },
+    });
   });
 
   it('a command that is not verification clears nothing', async () => {
@@ -139,10 +150,14 @@ describe('anti-blind-editing gate with the real apply_patch', () => {
 
   it('no-op and failed patches do not count', async () => {
     const { runtime, edit } = setup();
-    const noop = await runtime.call('apply_patch', { input: '*** Begin Patch\n*** Update File: src/a.ts\n-export const a = 0;\n+export const a = 0;\n*** End Patch' });
+    const noop = await runtime.call('apply_patch', {
+      input: '*** Begin Patch\n*** Update File: src/a.ts\n-export const a = 0;\n+export const a = 0;\n*** End Patch',
+    });
     expect(noop.ok).toBe(true);
     expect((noop.data?.diff as { is_empty: boolean }[])[0].is_empty).toBe(true);
-    const failed = await runtime.call('apply_patch', { input: '*** Begin Patch\n*** Update File: src/a.ts\n-nothing like this\n+x\n*** End Patch' });
+    const failed = await runtime.call('apply_patch', {
+      input: '*** Begin Patch\n*** Update File: src/a.ts\n-nothing like this\n+x\n*** End Patch',
+    });
     expect(failed.error?.code).toBe('patch_context_not_found');
     const unparsable = await runtime.call('apply_patch', { input: 'not a patch' });
     expect(unparsable.error?.code).toBe('patch_parse_error');
@@ -252,14 +267,17 @@ describe('anti-blind-editing gate on a real host: a failing check never strands 
       return result.data?.exit_code;
     };
     const setValue = (from: number, to: number) =>
-      host.call('apply_patch', { input: `*** Begin Patch\n*** Update File: src/value.js\n-exports.value = ${from};\n+exports.value = ${to};\n*** End Patch` });
+      host.call('apply_patch', {
+        input: `*** Begin Patch\n*** Update File: src/value.js\n-exports.value = ${from};\n+exports.value = ${to};\n*** End Patch`,
+      });
     return { host, workspace, run, setValue };
   }
 
   it('npm test fails with exit 1; the agent keeps editing, fixes it and the tests pass', async () => {
     const { workspace, run, setValue } = realHost({
       'package.json': JSON.stringify({ name: 'fixture', private: true, scripts: { test: 'node check.js' } }),
-      'check.js': "const { value } = require('./src/value.js');\nif (value !== 42) { console.error(`expected 42, got ${value}`); process.exit(1); }\n",
+      'check.js':
+        "const { value } = require('./src/value.js');\nif (value !== 42) { console.error(`expected 42, got ${value}`); process.exit(1); }\n",
       'src/value.js': 'exports.value = 0;\n',
     });
     for (let step = 0; step < 4; step++) expect((await setValue(step, step + 1)).ok).toBe(true);

@@ -18,7 +18,13 @@ const usage = {
 const plan = [
   { toolName: 'exec_command', input: { cmd: 'node --test' } },
   { toolName: 'exec_command', input: { cmd: "sed -n '1,20p' math.js" } },
-  { toolName: 'apply_patch', input: { input: '*** Begin Patch\n*** Update File: math.js\n@@\n-export const add = (a, b) => a - b;\n+export const add = (a, b) => a + b;\n*** End Patch' } },
+  {
+    toolName: 'apply_patch',
+    input: {
+      input:
+        '*** Begin Patch\n*** Update File: math.js\n@@\n-export const add = (a, b) => a - b;\n+export const add = (a, b) => a + b;\n*** End Patch',
+    },
+  },
   { toolName: 'exec_command', input: { cmd: 'node --test' } },
 ];
 
@@ -27,7 +33,13 @@ function scriptedModel() {
   return new MockLanguageModelV3({
     doGenerate: async () => {
       const next = plan[step++];
-      if (!next) return { content: [{ type: 'text', text: 'Fixed add() in math.js; the tests pass.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      if (!next)
+        return {
+          content: [{ type: 'text', text: 'Fixed add() in math.js; the tests pass.' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
       return {
         content: [{ type: 'tool-call', toolCallId: `call_${step}`, toolName: next.toolName, input: JSON.stringify(next.input) }],
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
@@ -44,7 +56,10 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   writeFileSync(join(workspace, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(join(workspace, 'math.js'), 'export const add = (a, b) => a - b;\n');
   mkdirSync(join(workspace, 'test'));
-  writeFileSync(join(workspace, 'test/math.test.js'), "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../math.js';\n\ntest('add', () => assert.equal(add(2, 3), 5));\n");
+  writeFileSync(
+    join(workspace, 'test/math.test.js'),
+    "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../math.js';\n\ntest('add', () => assert.equal(add(2, 3), 5));\n",
+  );
   const host = createToolHost({ workspace, profile: 'default' });
   try {
     const tools = createAiSdkTools(host);

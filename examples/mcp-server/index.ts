@@ -19,7 +19,16 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   // In this repository the bin runs from source; installed, it is just `toolhost-mcp`.
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--conditions=@toolhost/source', '--import', 'tsx', join(repoRoot, 'packages/mcp/src/cli.ts'), '--workspace', workspace, '--profile', 'advanced'],
+    args: [
+      '--conditions=@toolhost/source',
+      '--import',
+      'tsx',
+      join(repoRoot, 'packages/mcp/src/cli.ts'),
+      '--workspace',
+      workspace,
+      '--profile',
+      'advanced',
+    ],
     cwd: repoRoot,
     stderr: 'pipe',
   });

@@ -4,7 +4,17 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Agent, Usage, applyPatchTool, run, setTracingDisabled, shellTool, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
+import {
+  Agent,
+  Usage,
+  applyPatchTool,
+  run,
+  setTracingDisabled,
+  shellTool,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+} from '@openai/agents';
 import { createAgentsEditor, createAgentsShell } from '@toolhost/openai';
 import { createToolHost } from 'toolhost';
 
@@ -15,7 +25,11 @@ const plan: ModelResponse['output'] = [
     type: 'apply_patch_call',
     callId: 'call_2',
     status: 'completed',
-    operation: { type: 'update_file', path: 'math.js', diff: '@@\n-export const add = (a, b) => a - b;\n+export const add = (a, b) => a + b;\n' },
+    operation: {
+      type: 'update_file',
+      path: 'math.js',
+      diff: '@@\n-export const add = (a, b) => a - b;\n+export const add = (a, b) => a + b;\n',
+    },
   },
   { type: 'shell_call', callId: 'call_3', status: 'completed', action: { commands: ['node --test'], timeoutMs: 60_000 } },
 ];
@@ -29,7 +43,14 @@ function scriptedModel(seen: (request: ModelRequest) => void): Model {
       const next = plan[step++];
       const output: ModelResponse['output'] = next
         ? [next]
-        : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Fixed add() in math.js; the tests pass.' }] }];
+        : [
+            {
+              type: 'message',
+              role: 'assistant',
+              status: 'completed',
+              content: [{ type: 'output_text', text: 'Fixed add() in math.js; the tests pass.' }],
+            },
+          ];
       return { usage: new Usage(), output };
     },
     getStreamedResponse() {
@@ -45,7 +66,10 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   writeFileSync(join(workspace, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(join(workspace, 'math.js'), 'export const add = (a, b) => a - b;\n');
   mkdirSync(join(workspace, 'test'));
-  writeFileSync(join(workspace, 'test/math.test.js'), "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../math.js';\n\ntest('add', () => assert.equal(add(2, 3), 5));\n");
+  writeFileSync(
+    join(workspace, 'test/math.test.js'),
+    "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../math.js';\n\ntest('add', () => assert.equal(add(2, 3), 5));\n",
+  );
   const host = createToolHost({ workspace, profile: 'default' });
   try {
     const agent = new Agent({

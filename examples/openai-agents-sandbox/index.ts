@@ -15,7 +15,11 @@ const plan: ModelResponse['output'] = [
     type: 'apply_patch_call',
     callId: 'call_2',
     status: 'completed',
-    operation: { type: 'update_file', path: 'math.js', diff: '@@\n-export const add = (a, b) => a - b;\n+export const add = (a, b) => a + b;\n' },
+    operation: {
+      type: 'update_file',
+      path: 'math.js',
+      diff: '@@\n-export const add = (a, b) => a - b;\n+export const add = (a, b) => a + b;\n',
+    },
   },
   { type: 'function_call', callId: 'call_3', name: 'exec_command', status: 'completed', arguments: JSON.stringify({ cmd: 'node --test' }) },
 ];
@@ -29,7 +33,14 @@ function scriptedModel(seen: (request: ModelRequest) => void): Model {
       const next = plan[step++];
       const output: ModelResponse['output'] = next
         ? [next]
-        : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Fixed add() in math.js; the tests pass.' }] }];
+        : [
+            {
+              type: 'message',
+              role: 'assistant',
+              status: 'completed',
+              content: [{ type: 'output_text', text: 'Fixed add() in math.js; the tests pass.' }],
+            },
+          ];
       return { usage: new Usage(), output };
     },
     getStreamedResponse() {
@@ -46,7 +57,11 @@ const project = new Manifest({
     test: {
       type: 'dir',
       children: {
-        'math.test.js': { type: 'file', content: "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../math.js';\n\ntest('add', () => assert.equal(add(2, 3), 5));\n" },
+        'math.test.js': {
+          type: 'file',
+          content:
+            "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../math.js';\n\ntest('add', () => assert.equal(add(2, 3), 5));\n",
+        },
       },
     },
   },

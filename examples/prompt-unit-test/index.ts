@@ -16,13 +16,23 @@ export const SYSTEM_PROMPT = [
 /** Runs the agent on one task and returns its final answer. */
 export async function runAgent(model: LanguageModel, host: AiSdkToolHost, task: string): Promise<string> {
   const tools = createAiSdkTools(host);
-  const result = await generateText({ model, system: SYSTEM_PROMPT, prompt: task, tools: tools.tools, prepareStep: tools.prepareStep, stopWhen: stepCountIs(12) });
+  const result = await generateText({
+    model,
+    system: SYSTEM_PROMPT,
+    prompt: task,
+    tools: tools.tools,
+    prepareStep: tools.prepareStep,
+    stopWhen: stepCountIs(12),
+  });
   return result.text;
 }
 
 /** A scripted model: one tool call per step, then `answer`. */
 export function scriptedModel(calls: Array<{ toolName: string; input: unknown }>, answer: string): MockLanguageModelV3 {
-  const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 0, text: 0, reasoning: undefined } };
+  const usage = {
+    inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 0, text: 0, reasoning: undefined },
+  };
   let step = 0;
   return new MockLanguageModelV3({
     doGenerate: async () => {
@@ -40,7 +50,11 @@ export function scriptedModel(calls: Array<{ toolName: string; input: unknown }>
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const host = createFakeToolHost({ files: { 'README.md': '# Demo\n' }, commands: [{ match: 'cat README.md', output: '# Demo\n' }] });
-  const answer = await runAgent(scriptedModel([{ toolName: 'exec_command', input: { cmd: 'cat README.md' } }], 'The README has a title only.'), host, 'What is in the README?');
+  const answer = await runAgent(
+    scriptedModel([{ toolName: 'exec_command', input: { cmd: 'cat README.md' } }], 'The README has a title only.'),
+    host,
+    'What is in the README?',
+  );
   for (const call of host.calls) console.log(`${call.name} ${JSON.stringify(call.args)} → ok ${call.result.ok}`);
   console.log(`answer: ${answer}`);
 }

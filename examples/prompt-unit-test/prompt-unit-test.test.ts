@@ -11,7 +11,9 @@ const commands = [
   { match: 'cat src/greet.js', output: files['src/greet.js'] },
   { match: 'npm test', output: '# pass 1\n# fail 0\n' },
 ];
-const fix = (from: string) => ({ input: `*** Begin Patch\n*** Update File: src/greet.js\n@@\n-${from}\n+export const greet = (name) => 'Hello, ' + name;\n*** End Patch` });
+const fix = (from: string) => ({
+  input: `*** Begin Patch\n*** Update File: src/greet.js\n@@\n-${from}\n+export const greet = (name) => 'Hello, ' + name;\n*** End Patch`,
+});
 
 describe('the coding agent prompt', () => {
   it('asks for tests after edits, and the loop recovers from a patch that does not apply', async () => {
@@ -40,7 +42,9 @@ describe('the coding agent prompt', () => {
     expect(failure).toMatchObject({ type: 'tool-result', toolName: 'apply_patch', output: { type: 'error-text' } });
 
     // Tests ran after the last edit, and the file is fixed.
-    const names = host.calls.map((call) => (call.name === 'exec_command' ? `exec:${String((call.args as { cmd: string }).cmd)}` : call.name));
+    const names = host.calls.map((call) =>
+      call.name === 'exec_command' ? `exec:${String((call.args as { cmd: string }).cmd)}` : call.name,
+    );
     expect(names.lastIndexOf('exec:npm test')).toBeGreaterThan(names.lastIndexOf('apply_patch'));
     expect(host.commandsRun).toEqual(['cat src/greet.js', 'npm test']);
     expect(host.files()['src/greet.js']).toBe("export const greet = (name) => 'Hello, ' + name;\n");

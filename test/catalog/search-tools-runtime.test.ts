@@ -86,7 +86,10 @@ describe('search_tools through the runtime', () => {
     runtime.nextSegment();
     calls.length = 0;
     const missing = await runtime.call('github_list_issues', { owner: 'acme' });
-    expect(missing.error).toEqual({ code: 'invalid_arguments', message: 'Invalid arguments for github_list_issues: missing required field "repo" (expected string)' });
+    expect(missing.error).toEqual({
+      code: 'invalid_arguments',
+      message: 'Invalid arguments for github_list_issues: missing required field "repo" (expected string)',
+    });
     const badEnum = await runtime.call('github_list_issues', { owner: 'acme', repo: 'web', state: 'merged' });
     expect(badEnum.error?.message).toBe('Invalid arguments for github_list_issues: "state" must be one of "open", "closed", "all"');
     const badType = await runtime.call('github_list_issues', { owner: 'acme', repo: 'web', per_page: '10' });
@@ -106,12 +109,21 @@ describe('search_tools through the runtime', () => {
 
   it('loads several exact names in one round trip, in query order', async () => {
     const runtime = makeRuntime(loadRelevanceCatalog());
-    const search = await runtime.call('search_tools', { query: 'slack_upload_file, jira_get_issue github_get_pull_request', limit: 2, detail_level: 'name' });
+    const search = await runtime.call('search_tools', {
+      query: 'slack_upload_file, jira_get_issue github_get_pull_request',
+      limit: 2,
+      detail_level: 'name',
+    });
     expect(search.output).toBe(
       'slack_upload_file\njira_get_issue\ngithub_get_pull_request\n\n' +
         'Loaded for your next request (callable from then on): slack_upload_file, jira_get_issue, github_get_pull_request.',
     );
-    expect(runtime.nextSegment().map((tool) => tool.name)).toEqual([...BUILTINS, 'slack_upload_file', 'jira_get_issue', 'github_get_pull_request']);
+    expect(runtime.nextSegment().map((tool) => tool.name)).toEqual([
+      ...BUILTINS,
+      'slack_upload_file',
+      'jira_get_issue',
+      'github_get_pull_request',
+    ]);
     // Searching again for a loaded tool expands nothing new.
     const again = await runtime.call('search_tools', { query: 'jira_get_issue' });
     expect(again.data?.expanded).toEqual([]);
@@ -226,7 +238,8 @@ describe('search_tools through the runtime', () => {
     const result = await runtime.call('stripe_refund_payment', { payment_intent: 'pi_1' });
     expect(result.error).toEqual({
       code: 'unknown_tool',
-      message: 'stripe_refund_payment is not loaded. Call search_tools with {"query":"stripe_refund_payment"} first; it becomes callable in the next request.',
+      message:
+        'stripe_refund_payment is not loaded. Call search_tools with {"query":"stripe_refund_payment"} first; it becomes callable in the next request.',
     });
     const nothing = await runtime.call('no_such_tool', {});
     expect(nothing.output).toContain('Use search_tools to find others.');

@@ -41,7 +41,11 @@ describe('host.catalog at run time', () => {
       expect(search.data?.expanded).toEqual(['invoice_send']);
       expect(host.tools.map((tool) => tool.name)).not.toContain('invoice_send');
       expect(host.nextSegment().map((tool) => tool.name)).toContain('invoice_send');
-      expect(await host.call('invoice_send', { invoice_id: 'in_1' })).toEqual({ ok: true, output: 'sent in_1', data: { invoice_id: 'in_1' } });
+      expect(await host.call('invoice_send', { invoice_id: 'in_1' })).toEqual({
+        ok: true,
+        output: 'sent in_1',
+        data: { invoice_id: 'in_1' },
+      });
       expect((await host.call('invoice_send', { invoice: 'in_1' })).error?.code).toBe('invalid_arguments');
 
       expect(host.catalog.remove('invoice_send')).toBe(true);
@@ -71,13 +75,19 @@ describe('host.catalog at run time', () => {
     });
     try {
       const search = await host.call('search_tools', { query: 'will it rain in Paris', limit: 1 });
-      expect(search.output).toBe('weather_forecast: Forecast for a city.\n\nLoaded for your next request (callable from then on): weather_forecast.');
+      expect(search.output).toBe(
+        'weather_forecast: Forecast for a city.\n\nLoaded for your next request (callable from then on): weather_forecast.',
+      );
       expect(await host.catalog.find('give the money back', 1)).toMatchObject([{ entry: { name: 'stripe_create_refund' }, weak: false }]);
       expect(embedded.map((texts) => texts.length)).toEqual([3, 1]);
       // Without the embedder the same request matches nothing: none of its words is a tool's word or near one's spelling.
       expect(host.catalog.search('will it rain in Paris', 1)).toEqual([]);
-      expect(() => createToolHost({ workspace: folder, catalogEmbedder: 'model' as never })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
-      expect(() => createToolHost({ workspace: folder, catalogEmbedder, catalogEmbeddingWeight: -1 })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+      expect(() => createToolHost({ workspace: folder, catalogEmbedder: 'model' as never })).toThrow(
+        expect.objectContaining({ code: 'invalid_options' }),
+      );
+      expect(() => createToolHost({ workspace: folder, catalogEmbedder, catalogEmbeddingWeight: -1 })).toThrow(
+        expect.objectContaining({ code: 'invalid_options' }),
+      );
     } finally {
       await host.close();
     }
@@ -86,9 +96,13 @@ describe('host.catalog at run time', () => {
   it('passes catalogEmbeddingWeight to the fusion: 0 leaves the word order, a large weight follows the embedder', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'toolhost-catalog-'));
     folders.push(folder);
-    const catalog = [tool('github_create_branch', 'Create a branch.'), tool('github_create_pull_request', 'Open a pull request from a branch.')];
+    const catalog = [
+      tool('github_create_branch', 'Create a branch.'),
+      tool('github_create_pull_request', 'Open a pull request from a branch.'),
+    ];
     // This embedder reads every request as one about pull requests; the words point at the branch tool.
-    const catalogEmbedder = async (texts: string[]) => texts.map((text) => (/pull request/.test(text) || !text.includes(':') ? [1, 0] : [0, 1]));
+    const catalogEmbedder = async (texts: string[]) =>
+      texts.map((text) => (/pull request/.test(text) || !text.includes(':') ? [1, 0] : [0, 1]));
     const first = async (catalogEmbeddingWeight: number) => {
       const host = createToolHost({ workspace: folder, catalog, catalogEmbedder, catalogEmbeddingWeight, tokenizer: approximateTokenizer });
       try {

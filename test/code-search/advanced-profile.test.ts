@@ -7,7 +7,8 @@ import { createToolHost } from 'toolhost';
 import { createFakeToolHost } from '@toolhost/testing';
 
 const FILES: Record<string, string> = {
-  'src/profile.ts': '// ToolProfile lives here\nexport type ToolProfile = "default" | "advanced";\nexport const current: ToolProfile = "default";\n',
+  'src/profile.ts':
+    '// ToolProfile lives here\nexport type ToolProfile = "default" | "advanced";\nexport const current: ToolProfile = "default";\n',
   'docs/guide.md': 'Pick a ToolProfile.\n',
 };
 
@@ -22,12 +23,7 @@ describe('code_search through the hosts (advanced profile)', () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  const expected = [
-    'definition src/profile.ts:2:13',
-    'usage src/profile.ts:3:23',
-    'text docs/guide.md:1:8',
-    'text src/profile.ts:1:4',
-  ];
+  const expected = ['definition src/profile.ts:2:13', 'usage src/profile.ts:3:23', 'text docs/guide.md:1:8', 'text src/profile.ts:1:4'];
   const brief = (data: Record<string, unknown> | undefined) =>
     (data?.results as Array<{ result_type: string; path: string; line: number; column: number }>).map(
       (hit) => `${hit.result_type} ${hit.path}:${hit.line}:${hit.column}`,

@@ -8,14 +8,25 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The module URLs a fresh process loads to build a host of `profile`, answer one call and close it. */
 async function modulesLoadedBy(kind: 'real' | 'fake', profile: 'default' | 'advanced'): Promise<string[]> {
-  const args = ['--conditions=@toolhost/source', '--import', 'tsx', '--import', `${fixtures}module-log.mjs`, `${fixtures}host-modules.ts`, kind, profile];
+  const args = [
+    '--conditions=@toolhost/source',
+    '--import',
+    'tsx',
+    '--import',
+    `${fixtures}module-log.mjs`,
+    `${fixtures}host-modules.ts`,
+    kind,
+    profile,
+  ];
   const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
   return JSON.parse(stdout) as string[];
 }
 
 /** The modules of the code search package beyond its schema, and web-tree-sitter. */
 const parserSide = (urls: string[]) =>
-  urls.filter((url) => (url.includes('/packages/code-search/') && !url.endsWith('/code-search-schema.ts')) || url.includes('web-tree-sitter'));
+  urls.filter(
+    (url) => (url.includes('/packages/code-search/') && !url.endsWith('/code-search-schema.ts')) || url.includes('web-tree-sitter'),
+  );
 
 describe('which profile loads code_search', () => {
   for (const kind of ['real', 'fake'] as const) {

@@ -29,7 +29,10 @@ describe('the symbol index of the advanced host', () => {
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'symbol-index-host-'));
     mkdirSync(join(root, 'src'));
-    writeFileSync(join(root, 'src/profile.ts'), 'export type ToolProfile = "default" | "advanced";\nexport const current: ToolProfile = "default";\n');
+    writeFileSync(
+      join(root, 'src/profile.ts'),
+      'export type ToolProfile = "default" | "advanced";\nexport const current: ToolProfile = "default";\n',
+    );
     cacheFile = (await symbolIndexCacheFile(root, undefined))!;
   });
   afterAll(() => {
@@ -53,7 +56,8 @@ describe('the symbol index of the advanced host', () => {
     expect(result.output).toContain('usage src/profile.ts:2:23');
     // An edit through apply_patch is part of the very next search's answer.
     const patch = await host.call('apply_patch', {
-      input: '*** Begin Patch\n*** Add File: src/widget.ts\n+export function Widget(profile: ToolProfile) {}\n*** Update File: src/profile.ts\n@@\n-export const current: ToolProfile = "default";\n+export const current: ToolProfile = Widget("default");\n*** End Patch',
+      input:
+        '*** Begin Patch\n*** Add File: src/widget.ts\n+export function Widget(profile: ToolProfile) {}\n*** Update File: src/profile.ts\n@@\n-export const current: ToolProfile = "default";\n+export const current: ToolProfile = Widget("default");\n*** End Patch',
     });
     expect(patch.ok).toBe(true);
     const after = await host.call('code_search', { query: 'Widget', result_types: ['definition', 'usage'] });

@@ -15,7 +15,13 @@ async function runSession(host: AiSdkToolHost): Promise<string[]> {
   const model = new MockLanguageModelV3({
     doGenerate: async () => {
       const call = SESSION[step++];
-      if (!call) return { content: [{ type: 'text', text: 'Session complete.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      if (!call)
+        return {
+          content: [{ type: 'text', text: 'Session complete.' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
       return {
         content: [{ type: 'tool-call', toolCallId: `call_${step}`, toolName: call.name, input: JSON.stringify(call.args) }],
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
@@ -25,13 +31,23 @@ async function runSession(host: AiSdkToolHost): Promise<string[]> {
     },
   });
   const live = createAiSdkTools(host);
-  const result = await generateText({ model, tools: live.tools, prepareStep: live.prepareStep, prompt: 'Run the session.', stopWhen: stepCountIs(10) });
+  const result = await generateText({
+    model,
+    tools: live.tools,
+    prepareStep: live.prepareStep,
+    prompt: 'Run the session.',
+    stopWhen: stepCountIs(10),
+  });
   expect(result.text).toBe('Session complete.');
   const lastPrompt = model.doGenerateCalls.at(-1)!.prompt;
   return lastPrompt
     .filter((message) => message.role === 'tool')
     .flatMap((message) => message.content)
-    .map((part) => (part.type === 'tool-result' && (part.output.type === 'text' || part.output.type === 'error-text') ? part.output.value : JSON.stringify(part)));
+    .map((part) =>
+      part.type === 'tool-result' && (part.output.type === 'text' || part.output.type === 'error-text')
+        ? part.output.value
+        : JSON.stringify(part),
+    );
 }
 
 describe('AI SDK loop: scripted session', () => {

@@ -13,7 +13,10 @@ describe('real host and fake host run the same session identically', () => {
   it('gives the same normalised outputs and the same files', async () => {
     const outputs: Record<'real' | 'fake', string[]> = { real: [], fake: [] };
     for (const call of SESSION) {
-      for (const [label, host] of [['real', real.host], ['fake', fake]] as const) {
+      for (const [label, host] of [
+        ['real', real.host],
+        ['fake', fake],
+      ] as const) {
         outputs[label].push((await host.call(call.name, call.args)).output);
         if (call.name === 'search_tools') host.nextSegment();
       }

@@ -46,7 +46,20 @@ describe('MCP client: scripted session', () => {
       await realSide.client.connect(
         new StdioClientTransport({
           command: process.execPath,
-          args: ['--conditions=@toolhost/source', '--import', 'tsx', join(repoRoot, 'packages/mcp/src/cli.ts'), '--workspace', folder, '--profile', 'advanced', '--shell-profile', 'unix_like', '--catalog', join(repoRoot, 'packages/mcp/src/__fixtures__/catalog.ts')],
+          args: [
+            '--conditions=@toolhost/source',
+            '--import',
+            'tsx',
+            join(repoRoot, 'packages/mcp/src/cli.ts'),
+            '--workspace',
+            folder,
+            '--profile',
+            'advanced',
+            '--shell-profile',
+            'unix_like',
+            '--catalog',
+            join(repoRoot, 'packages/mcp/src/__fixtures__/catalog.ts'),
+          ],
           cwd: repoRoot,
           stderr: 'pipe',
         }),

@@ -24,13 +24,18 @@ export const FILES: Record<string, string> = {
 const READ_COMMAND = 'read line; echo "got $line"';
 
 /** The fake host's script for the session's commands. */
-export const COMMANDS: FakeCommand[] = [{ match: READ_COMMAND, output: '', stdin: [{ match: 'toolhost', output: 'got toolhost\n', exitCode: 0 }] }];
+export const COMMANDS: FakeCommand[] = [
+  { match: READ_COMMAND, output: '', stdin: [{ match: 'toolhost', output: 'got toolhost\n', exitCode: 0 }] },
+];
 
 /** The session, one call per model step: exec, write_stdin, apply_patch, search_tools, the discovered tool, code_search. */
 export const SESSION: ScriptedCall[] = [
   { name: 'exec_command', args: { cmd: READ_COMMAND, yield_time_ms: 500 } },
   { name: 'write_stdin', args: { session_id: 1, chars: 'toolhost\n', yield_time_ms: 10_000 } },
-  { name: 'apply_patch', args: { input: '*** Begin Patch\n*** Update File: greeting.txt\n@@\n-hello world\n+hello toolhost\n*** End Patch' } },
+  {
+    name: 'apply_patch',
+    args: { input: '*** Begin Patch\n*** Update File: greeting.txt\n@@\n-hello world\n+hello toolhost\n*** End Patch' },
+  },
   { name: 'search_tools', args: { query: 'create a github issue' } },
   { name: 'github_create_issue', args: { title: 'e2e' } },
   { name: 'code_search', args: { query: 'greet', result_types: ['definition'] } },

@@ -11,13 +11,19 @@ const inCi = process.env.CI === 'true';
 const availability = await Promise.all(ENGINES.map(async (engine) => ({ engine, reason: await engine.unavailable() })));
 for (const { engine, reason } of availability) {
   if (reason !== undefined) {
-    console.warn(`\n${'!'.repeat(100)}\n!! environment conformance: ${engine.name} NOT TESTED: ${reason}\n!! run: eval "$(bash test/environments/setup-ci.sh)"\n${'!'.repeat(100)}\n`);
+    console.warn(
+      `\n${'!'.repeat(100)}\n!! environment conformance: ${engine.name} NOT TESTED: ${reason}\n!! run: eval "$(bash test/environments/setup-ci.sh)"\n${'!'.repeat(100)}\n`,
+    );
   }
 }
 
-test('in CI every engine is available (docker and sshd are set up by test/environments/setup-ci.sh)', skipWhen(inCi ? undefined : 'checks the engines only in CI', `${ENGINE_SETUP}, then CI=true npx vitest run test/environments`), () => {
-  expect(availability.filter((entry) => entry.reason !== undefined).map((entry) => `${entry.engine.name}: ${entry.reason}`)).toEqual([]);
-});
+test(
+  'in CI every engine is available (docker and sshd are set up by test/environments/setup-ci.sh)',
+  skipWhen(inCi ? undefined : 'checks the engines only in CI', `${ENGINE_SETUP}, then CI=true npx vitest run test/environments`),
+  () => {
+    expect(availability.filter((entry) => entry.reason !== undefined).map((entry) => `${entry.engine.name}: ${entry.reason}`)).toEqual([]);
+  },
+);
 
 const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`;
 
@@ -27,7 +33,12 @@ for (const { engine, reason } of availability) {
     let host: ToolHost;
     beforeAll(async () => {
       prepared = await engine.prepare();
-      host = createToolHost({ environment: await prepared.environment(), profile: 'advanced', shellProfile: 'unix_like', tokenizer: approximateTokenizer });
+      host = createToolHost({
+        environment: await prepared.environment(),
+        profile: 'advanced',
+        shellProfile: 'unix_like',
+        tokenizer: approximateTokenizer,
+      });
     }, 60_000);
     afterAll(async () => {
       await host?.close();
@@ -65,7 +76,10 @@ for (const { engine, reason } of availability) {
     });
 
     test('budgets hold and the complete output is spooled on the caller machine', async () => {
-      const result = await host.call('exec_command', { cmd: 'i=1; while [ $i -le 5000 ]; do echo "line $i"; i=$((i + 1)); done', max_output_tokens: 200 });
+      const result = await host.call('exec_command', {
+        cmd: 'i=1; while [ $i -le 5000 ]; do echo "line $i"; i=$((i + 1)); done',
+        max_output_tokens: 200,
+      });
       expect(result.ok).toBe(true);
       expect(approximateTokenizer.count(result.output)).toBeLessThanOrEqual(200);
       expect(result.output).toContain('line 1\n');
@@ -94,16 +108,22 @@ for (const { engine, reason } of availability) {
     }, 60_000);
 
     test('apply_patch adds, updates, moves and deletes inside the environment', async () => {
-      const added = await host.call('apply_patch', { input: patch('*** Add File: notes/a.txt\n+one\n+two\n*** Add File: notes/b.txt\n+gone') });
+      const added = await host.call('apply_patch', {
+        input: patch('*** Add File: notes/a.txt\n+one\n+two\n*** Add File: notes/b.txt\n+gone'),
+      });
       expect(added.ok).toBe(true);
-      const updated = await host.call('apply_patch', { input: patch('*** Update File: notes/a.txt\n*** Move to: notes/c.txt\n@@\n one\n-two\n+three\n*** Delete File: notes/b.txt') });
+      const updated = await host.call('apply_patch', {
+        input: patch('*** Update File: notes/a.txt\n*** Move to: notes/c.txt\n@@\n one\n-two\n+three\n*** Delete File: notes/b.txt'),
+      });
       expect(updated.ok).toBe(true);
       const listing = await prepared.probe('cat notes/c.txt; ls notes');
       expect(listing.output).toBe('one\nthree\nc.txt\n');
     });
 
     test('a failed patch writes nothing', async () => {
-      const failed = await host.call('apply_patch', { input: patch('*** Add File: atomic/new.txt\n+new\n*** Update File: sub/dir/file.txt\n@@\n-not there\n+y') });
+      const failed = await host.call('apply_patch', {
+        input: patch('*** Add File: atomic/new.txt\n+new\n*** Update File: sub/dir/file.txt\n@@\n-not there\n+y'),
+      });
       expect(failed.ok).toBe(false);
       expect(failed.error?.code).toBe('patch_context_not_found');
       const check = await prepared.probe('ls atomic 2>&1; cat sub/dir/file.txt');
@@ -114,7 +134,9 @@ for (const { engine, reason } of availability) {
       expect((await host.call('apply_patch', { input: patch('*** Add File: ../escape.txt\n+x') })).error?.code).toBe('outside_workspace');
       expect((await host.call('apply_patch', { input: patch('*** Add File: /tmp/escape.txt\n+x') })).error?.code).toBe('outside_workspace');
       await prepared.probe('ln -s /tmp out-link');
-      expect((await host.call('apply_patch', { input: patch('*** Add File: out-link/escape.txt\n+x') })).error?.code).toBe('outside_workspace');
+      expect((await host.call('apply_patch', { input: patch('*** Add File: out-link/escape.txt\n+x') })).error?.code).toBe(
+        'outside_workspace',
+      );
       expect((await host.call('exec_command', { cmd: 'pwd', workdir: 'out-link' })).error?.code).toBe('outside_workspace');
       expect((await host.call('exec_command', { cmd: 'pwd', workdir: '..' })).error?.code).toBe('outside_workspace');
       expect((await prepared.probe('ls /tmp/escape.txt 2>&1')).exitCode).not.toBe(0);
@@ -140,7 +162,9 @@ for (const { engine, reason } of availability) {
       const own = createToolHost({ environment: await prepared.environment(), shellProfile: 'unix_like', tokenizer: approximateTokenizer });
       const running = await own.call('exec_command', { cmd: 'sleep 3217', yield_time_ms: 250 });
       expect(running.output).toContain('Process running');
-      const escaped = await own.call('exec_command', { cmd: 'setsid sleep 3218 >/dev/null 2>&1 & sleep 3219 >/dev/null 2>&1 & echo started' });
+      const escaped = await own.call('exec_command', {
+        cmd: 'setsid sleep 3218 >/dev/null 2>&1 & sleep 3219 >/dev/null 2>&1 & echo started',
+      });
       expect(escaped.output).toContain('started');
       const before = await prepared.probe('ps -o args 2>/dev/null || ps -eo args');
       expect(before.output).toMatch(/sleep 3219/);

@@ -30,7 +30,14 @@ export interface PreparedEngine {
 }
 
 async function probeWith(environment: Environment, command: string): Promise<{ exitCode: number; output: string }> {
-  const process = await environment.processes.executor('pipe').spawn({ file: '/bin/sh', args: ['-c', `${command} 2>&1`], cwd: environment.workspace.root, env: environment.processes.baseEnvironment(), rows: 24, cols: 80 });
+  const process = await environment.processes.executor('pipe').spawn({
+    file: '/bin/sh',
+    args: ['-c', `${command} 2>&1`],
+    cwd: environment.workspace.root,
+    env: environment.processes.baseEnvironment(),
+    rows: 24,
+    cols: 80,
+  });
   const chunks: Uint8Array[] = [];
   process.onData((chunk) => chunks.push(chunk));
   const exit = await new Promise<{ exitCode: number }>((resolve) => process.onSettled(resolve));
@@ -44,7 +51,11 @@ const local: Engine = {
     const root = mkdtempSync(join(tmpdir(), 'toolhost-conformance-'));
     const environment = async () => createLocalEnvironment({ root });
     const checker = createLocalEnvironment({ root });
-    return { environment, probe: (command) => probeWith(checker, command), cleanup: async () => rmSync(root, { recursive: true, force: true }) };
+    return {
+      environment,
+      probe: (command) => probeWith(checker, command),
+      cleanup: async () => rmSync(root, { recursive: true, force: true }),
+    };
   },
 };
 
@@ -64,7 +75,11 @@ const docker: Engine = {
   },
   async prepare() {
     const client = new Dockerode();
-    const container = await client.createContainer({ Image: dockerImage(), Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws && exec sleep 100000'], HostConfig: { NetworkMode: 'none' } });
+    const container = await client.createContainer({
+      Image: dockerImage(),
+      Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws && exec sleep 100000'],
+      HostConfig: { NetworkMode: 'none' },
+    });
     await container.start();
     const checker = await waitForRoot(() => createDockerEnvironment({ container: container.id, root: '/work/ws' }));
     return {
@@ -91,7 +106,14 @@ async function waitForRoot<T>(create: () => Promise<T>): Promise<T> {
 
 /** The test sshd's settings from setup-ci.sh's exports; its host key is trusted through the known_hosts file it wrote. */
 export function sshSettings() {
-  const { TOOLHOST_TEST_SSH_HOST: host, TOOLHOST_TEST_SSH_PORT: port, TOOLHOST_TEST_SSH_USER: username, TOOLHOST_TEST_SSH_KEY: key, TOOLHOST_TEST_SSH_ROOT: root, TOOLHOST_TEST_SSH_KNOWN_HOSTS: knownHosts } = process.env;
+  const {
+    TOOLHOST_TEST_SSH_HOST: host,
+    TOOLHOST_TEST_SSH_PORT: port,
+    TOOLHOST_TEST_SSH_USER: username,
+    TOOLHOST_TEST_SSH_KEY: key,
+    TOOLHOST_TEST_SSH_ROOT: root,
+    TOOLHOST_TEST_SSH_KNOWN_HOSTS: knownHosts,
+  } = process.env;
   if (!host || !username || !key || !root || !knownHosts) return undefined;
   return { host, port: Number(port ?? 22), username, privateKey: readFileSync(key), root, knownHosts };
 }
@@ -100,7 +122,8 @@ const ssh: Engine = {
   name: 'ssh',
   async unavailable() {
     const settings = sshSettings();
-    if (!settings) return 'TOOLHOST_TEST_SSH_HOST/_PORT/_USER/_KEY/_ROOT/_KNOWN_HOSTS are not set (test/environments/setup-ci.sh sets them)';
+    if (!settings)
+      return 'TOOLHOST_TEST_SSH_HOST/_PORT/_USER/_KEY/_ROOT/_KNOWN_HOSTS are not set (test/environments/setup-ci.sh sets them)';
     try {
       const environment = await createSshEnvironment(settings);
       await environment.close();

@@ -21,7 +21,10 @@ const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`;
 
 describe('docker: the container is killed in the middle of a command', needsEngine('docker', dockerMissing), () => {
   test('the command ends with a note, later calls fail clearly, the host keeps answering, close() returns', async () => {
-    const environment = await createDockerEnvironment({ image: process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox', root: '/work/ws' });
+    const environment = await createDockerEnvironment({
+      image: process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox',
+      root: '/work/ws',
+    });
     const host = createToolHost({ environment, shellProfile: 'unix_like', tokenizer: approximateTokenizer });
     hosts.push(host);
     const running = await host.call('exec_command', { cmd: 'echo started; sleep 600', yield_time_ms: 1_000 });
@@ -29,7 +32,11 @@ describe('docker: the container is killed in the middle of a command', needsEngi
     await environment.container.kill();
     await environment.container.wait();
     const started = performance.now();
-    const ended = await host.call('write_stdin', { session_id: (running.data as { session_id: number }).session_id, chars: '', yield_time_ms: 20_000 });
+    const ended = await host.call('write_stdin', {
+      session_id: (running.data as { session_id: number }).session_id,
+      chars: '',
+      yield_time_ms: 20_000,
+    });
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(ended.output).toMatch(/Process exited with code \d+/);
     expect(ended.output).toContain('the container stopped while this command ran');
@@ -53,7 +60,10 @@ describe('ssh: the connection drops in the middle of a command', needsEngine('ss
     // The command's parent is the start shell, whose parent is the sshd process serving this connection: killing it
     // drops the connection.
     const started = performance.now();
-    const dropped = await tools.call('exec_command', { cmd: 'echo started; sleep 0.3; set -- $(cat /proc/$PPID/stat); kill -9 $4; sleep 600', yield_time_ms: 20_000 });
+    const dropped = await tools.call('exec_command', {
+      cmd: 'echo started; sleep 0.3; set -- $(cat /proc/$PPID/stat); kill -9 $4; sleep 600',
+      yield_time_ms: 20_000,
+    });
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(dropped.output).toContain('started');
     expect(dropped.output).toContain('the SSH connection dropped while this command ran');

@@ -20,7 +20,11 @@ const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`;
 describe('code_search in a Docker container', needsEngine('docker', dockerMissing), () => {
   test('the same results without rg (walk through the workspace) and with rg inside the container', async () => {
     const image = process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox';
-    const container = await new Dockerode().createContainer({ Image: image, Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws /usr/local/bin && exec sleep 100000'], HostConfig: { NetworkMode: 'none' } });
+    const container = await new Dockerode().createContainer({
+      Image: image,
+      Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws /usr/local/bin && exec sleep 100000'],
+      HostConfig: { NetworkMode: 'none' },
+    });
     cleanups.push(() => container.remove({ force: true }));
     await container.start();
     let environment;
@@ -33,7 +37,9 @@ describe('code_search in a Docker container', needsEngine('docker', dockerMissin
     const host = createToolHost({ environment, profile: 'advanced', shellProfile: 'unix_like', tokenizer: approximateTokenizer });
     cleanups.push(() => host.close());
     const added = await host.call('apply_patch', {
-      input: patch('*** Add File: .gitignore\n+build/\n*** Add File: src/app.ts\n+export const remoteNeedle = 1;\n*** Add File: build/out.ts\n+export const remoteNeedle = 2;'),
+      input: patch(
+        '*** Add File: .gitignore\n+build/\n*** Add File: src/app.ts\n+export const remoteNeedle = 1;\n*** Add File: build/out.ts\n+export const remoteNeedle = 2;',
+      ),
     });
     expect(added.ok).toBe(true);
     const query = { text: 'remoteNeedle', caseSensitive: true, start: '' };

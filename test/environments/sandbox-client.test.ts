@@ -39,10 +39,18 @@ for (const { engine, reason } of availability) {
       const agent = new SandboxAgent({
         name: 'sandboxed',
         model,
-        defaultManifest: new Manifest({ entries: { 'notes.txt': { type: 'file', content: 'from the manifest\n' } }, environment: { GREETER: engine.name } }),
+        defaultManifest: new Manifest({
+          entries: { 'notes.txt': { type: 'file', content: 'from the manifest\n' } },
+          environment: { GREETER: engine.name },
+        }),
       });
       const result = await run(agent, 'Go.', {
-        sandbox: { client: { backendId: client.backendId, create: async (...args: Parameters<typeof client.create>) => (session = await client.create(...args)) } },
+        sandbox: {
+          client: {
+            backendId: client.backendId,
+            create: async (...args: Parameters<typeof client.create>) => (session = await client.create(...args)),
+          },
+        },
         maxTurns: 8,
       });
       expect(result.finalOutput).toBe('done');
@@ -76,7 +84,9 @@ describe.skipIf(sshMissing !== undefined)('sandbox client on an SSH host whose k
     await expect(client.create(new Manifest({ entries: { 'notes.txt': { type: 'file', content: 'x\n' } } }))).rejects.toMatchObject({
       name: 'ToolHostError',
       code: 'host_key_unknown',
-      message: expect.stringContaining(`The SSH host ${settings.host} port ${settings.port} is not known: it offered ssh-ed25519 key SHA256:`),
+      message: expect.stringContaining(
+        `The SSH host ${settings.host} port ${settings.port} is not known: it offered ssh-ed25519 key SHA256:`,
+      ),
     });
   });
 });

@@ -41,7 +41,8 @@ function readHostFacts() {
 }
 
 describe.skipIf(sshMissing !== undefined)('ssh host keys', () => {
-  const { settings, knownHostsFile, login, port, name, scanned, lineOf, fingerprints } = sshMissing === undefined ? readHostFacts() : ({} as ReturnType<typeof readHostFacts>);
+  const { settings, knownHostsFile, login, port, name, scanned, lineOf, fingerprints } =
+    sshMissing === undefined ? readHostFacts() : ({} as ReturnType<typeof readHostFacts>);
 
   /** Creates and closes an environment; returns ssh2's debug lines (the negotiation, and whether login started). */
   async function connect(options: Partial<SshEnvironmentOptions>): Promise<string[]> {
@@ -67,7 +68,12 @@ describe.skipIf(sshMissing !== undefined)('ssh host keys', () => {
   }
 
   test('the [host]:port entries ssh-keyscan writes connect, as a file or text; any one key type alone is enough', async () => {
-    expect(scanned.split('\n').filter(Boolean).every((line) => line.startsWith(`${name} `))).toBe(true);
+    expect(
+      scanned
+        .split('\n')
+        .filter(Boolean)
+        .every((line) => line.startsWith(`${name} `)),
+    ).toBe(true);
     await connect({ knownHosts: knownHostsFile });
     await connect({ knownHosts: scanned });
     // As OpenSSH does, the client asks first for a key type it knows, so the host offers that one.
@@ -80,11 +86,22 @@ describe.skipIf(sshMissing !== undefined)('ssh host keys', () => {
   });
 
   test('hashed entries (ssh-keyscan -H) connect', async () => {
-    const hashed = execFileSync('ssh-keyscan', ['-H', '-p', port, settings.host], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    expect(hashed.split('\n').filter(Boolean).every((line) => line.startsWith('|1|'))).toBe(true);
+    const hashed = execFileSync('ssh-keyscan', ['-H', '-p', port, settings.host], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    expect(
+      hashed
+        .split('\n')
+        .filter(Boolean)
+        .every((line) => line.startsWith('|1|')),
+    ).toBe(true);
     await connect({ knownHosts: hashed });
     const file = join(freshFolder(), 'known_hosts');
-    writeFileSync(file, hashed.split('\n').find((line) => line.includes(' ecdsa-sha2-nistp256 '))!);
+    writeFileSync(
+      file,
+      hashed.split('\n').find((line) => line.includes(' ecdsa-sha2-nistp256 '))!,
+    );
     await connect({ knownHosts: file });
   });
 
@@ -127,7 +144,9 @@ describe.skipIf(sshMissing !== undefined)('ssh host keys', () => {
     const revoked = `${scanned}@revoked ${lineOf('ssh-ed25519')}\n`;
     expect(await refusal({ knownHosts: revoked })).toMatchObject({
       code: 'host_key_revoked',
-      message: expect.stringContaining(`The SSH host ${settings.host} port ${port} offered ssh-ed25519 key ${fingerprints.ED25519}, which knownHosts text:4 marks @revoked. Refused.`),
+      message: expect.stringContaining(
+        `The SSH host ${settings.host} port ${port} offered ssh-ed25519 key ${fingerprints.ED25519}, which knownHosts text:4 marks @revoked. Refused.`,
+      ),
       loginStarted: false,
     });
   });
@@ -137,8 +156,12 @@ describe.skipIf(sshMissing !== undefined)('ssh host keys', () => {
     vi.stubEnv('HOME', home);
     const refused = await refusal({});
     expect(refused.code).toBe('host_key_unknown');
-    expect(refused.message).toContain(`(checked: ${join(home, '.ssh/known_hosts')}, ${join(home, '.ssh/known_hosts2')}, /etc/ssh/ssh_known_hosts, /etc/ssh/ssh_known_hosts2)`);
-    expect(refused.message).toContain(`then run ssh-keyscan -p ${port} ${settings.host} >> ~/.ssh/known_hosts (ssh-keygen -F '${name}' then shows the entry); or pass hostKey: '${fingerprints.ED25519}' or knownHosts.`);
+    expect(refused.message).toContain(
+      `(checked: ${join(home, '.ssh/known_hosts')}, ${join(home, '.ssh/known_hosts2')}, /etc/ssh/ssh_known_hosts, /etc/ssh/ssh_known_hosts2)`,
+    );
+    expect(refused.message).toContain(
+      `then run ssh-keyscan -p ${port} ${settings.host} >> ~/.ssh/known_hosts (ssh-keygen -F '${name}' then shows the entry); or pass hostKey: '${fingerprints.ED25519}' or knownHosts.`,
+    );
     mkdirSync(join(home, '.ssh'));
     writeFileSync(join(home, '.ssh/known_hosts'), scanned);
     await connect({});
@@ -166,7 +189,10 @@ describe.skipIf(sshMissing !== undefined)('ssh host keys', () => {
     const offered: Buffer[] = [];
     await connect({ knownHosts: '', hostVerifier: (key: Buffer) => offered.push(key) > 0 });
     expect(offered).toHaveLength(1);
-    expect(await refusal({ knownHosts: scanned, hostVerifier: () => false })).toMatchObject({ code: 'invalid_options', message: 'SSH environment could not start: Host denied (verification failed)' });
+    expect(await refusal({ knownHosts: scanned, hostVerifier: () => false })).toMatchObject({
+      code: 'invalid_options',
+      message: 'SSH environment could not start: Host denied (verification failed)',
+    });
     await connect({ insecureAcceptAnyHostKey: true });
   });
 });

@@ -15,7 +15,11 @@ function host(options: { onOutput?: (sessionId: number, chunk: string) => void }
   const root = mkdtempSync(join(tmpdir(), 'toolhost-exec-host-'));
   const spoolDir = mkdtempSync(join(tmpdir(), 'toolhost-exec-host-spool-'));
   const created = createToolHost({ workspace: root, shellProfile: 'unix_like', spoolDir, ...options });
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(spoolDir, { recursive: true, force: true }), () => created.close());
+  cleanups.push(
+    () => rmSync(root, { recursive: true, force: true }),
+    () => rmSync(spoolDir, { recursive: true, force: true }),
+    () => created.close(),
+  );
   return { host: created, root, spoolDir };
 }
 
@@ -52,7 +56,8 @@ test('host.close() kills running sessions and their children', async () => {
   const result = await h.call('exec_command', { cmd: 'sleep 1000.9 & sleep 1000.9', yield_time_ms: 250 });
   expect(result.data?.session_id).toBeTypeOf('number');
   const deadline = Date.now() + 15_000;
-  while (processesWithArguments(['sleep', '1000.9']).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (processesWithArguments(['sleep', '1000.9']).length < 2 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   expect(processesWithArguments(['sleep', '1000.9'])).toHaveLength(2);
   await h.close();
   expect(processesWithArguments(['sleep', '1000.9'])).toHaveLength(0);

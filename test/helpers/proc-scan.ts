@@ -39,7 +39,11 @@ function liveProcessIds(): number[] {
 
 /** Reads every live (non-zombie) process but this one. */
 function scanProcesses(): ProcessSnapshot[] {
-  return liveProcessIds().map((pid) => ({ pid, cmdline: readText(`/proc/${pid}/cmdline`) ?? '', environ: readText(`/proc/${pid}/environ`) ?? '' }));
+  return liveProcessIds().map((pid) => ({
+    pid,
+    cmdline: readText(`/proc/${pid}/cmdline`) ?? '',
+    environ: readText(`/proc/${pid}/environ`) ?? '',
+  }));
 }
 
 /** Live processes (zombies excluded) whose argument list is exactly `argv`. */

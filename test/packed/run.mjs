@@ -26,10 +26,22 @@ import { distProblems } from '../../scripts/check-dist.mjs';
 import { packAll, printTarballs, publishAll, tarballProblems } from '../../scripts/pack-packages.mjs';
 import { repositoryRoot, workspacePackages } from '../../scripts/workspace-packages.mjs';
 
-const { values: options } = parseArgs({ options: { build: { type: 'boolean' }, keep: { type: 'boolean' }, 'no-pnpm': { type: 'boolean' } } });
+const { values: options } = parseArgs({
+  options: { build: { type: 'boolean' }, keep: { type: 'boolean' }, 'no-pnpm': { type: 'boolean' } },
+});
 const PNPM_VERSION = '10.34.8';
 /** Packages the consumer project installs beside the tarballs, at the versions the repository tests with. */
-const PEERS = ['zod', 'ai', '@langchain/core', '@modelcontextprotocol/sdk', 'openai', '@openai/agents-core', '@anthropic-ai/sdk', 'typescript', '@types/node'];
+const PEERS = [
+  'zod',
+  'ai',
+  '@langchain/core',
+  '@modelcontextprotocol/sdk',
+  'openai',
+  '@openai/agents-core',
+  '@anthropic-ai/sdk',
+  'typescript',
+  '@types/node',
+];
 /**
  * Installed too, pinned here: @ai-sdk/provider's .d.ts imports 'json-schema' without depending on its types, so an
  * AI SDK user compiling with skipLibCheck off needs them (README, "Types").
@@ -160,14 +172,17 @@ async function npmPipeline(root, tarballs) {
   log.section('npm install of every tarball plus peers');
   const folder = createProject(root, 'npm', tarballs, PEERS);
   if (await install(log, 'npm', folder, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'])) {
-    log.record('npm: installed package.json files have no @toolhost/source condition, scripts or devDependencies', tarballs.flatMap(({ name }) => {
-      const text = readFileSync(join(folder, 'node_modules', name, 'package.json'), 'utf8');
-      const manifest = JSON.parse(text);
-      return [
-        ...(text.includes('@toolhost/source') ? [`${name}: @toolhost/source is still in package.json`] : []),
-        ...(manifest.scripts || manifest.devDependencies ? [`${name}: scripts or devDependencies shipped`] : []),
-      ];
-    }));
+    log.record(
+      'npm: installed package.json files have no @toolhost/source condition, scripts or devDependencies',
+      tarballs.flatMap(({ name }) => {
+        const text = readFileSync(join(folder, 'node_modules', name, 'package.json'), 'utf8');
+        const manifest = JSON.parse(text);
+        return [
+          ...(text.includes('@toolhost/source') ? [`${name}: @toolhost/source is still in package.json`] : []),
+          ...(manifest.scripts || manifest.devDependencies ? [`${name}: scripts or devDependencies shipped`] : []),
+        ];
+      }),
+    );
     log.section('npm: cases from ESM and CommonJS');
     await runCases(log, 'npm', folder, ['esm', 'cjs']);
     // The pnpm pipeline type-checks the same consumer under its stricter layout; here only when pnpm is skipped.
@@ -197,7 +212,12 @@ async function ignoreScriptsPipeline(root, tarballs) {
 function compiledPackages(folder) {
   const root = join(folder, 'node_modules');
   return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name === 'build' && (existsSync(join(entry.parentPath, 'build', 'config.gypi')) || existsSync(join(entry.parentPath, 'build', 'Release'))))
+    .filter(
+      (entry) =>
+        entry.isDirectory() &&
+        entry.name === 'build' &&
+        (existsSync(join(entry.parentPath, 'build', 'config.gypi')) || existsSync(join(entry.parentPath, 'build', 'Release'))),
+    )
     .map((entry) => relative(root, entry.parentPath));
 }
 
@@ -234,12 +254,17 @@ async function mcpAlonePipeline(root, tarballs) {
   if (await install(log, 'mcp-alone', folder, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'])) {
     log.record(
       'mcp-alone: no Docker or SSH client installed',
-      ['@toolhost/docker', '@toolhost/ssh', 'dockerode', 'ssh2'].filter((name) => existsSync(join(folder, 'node_modules', name))).map((name) => `${name} is installed`),
+      ['@toolhost/docker', '@toolhost/ssh', 'dockerode', 'ssh2']
+        .filter((name) => existsSync(join(folder, 'node_modules', name)))
+        .map((name) => `${name} is installed`),
     );
     const { code, output } = await run(join(folder, 'node_modules', '.bin', 'toolhost-mcp'), ['--docker-image', 'node:20'], folder);
     const expected =
       'toolhost-mcp: --docker-image needs the package @toolhost/docker, which is not installed: install it beside @toolhost/mcp (npm install @toolhost/docker), or run npx -p @toolhost/mcp -p @toolhost/docker toolhost-mcp --docker-image ...\n';
-    log.record('mcp-alone: --docker-image exits 1 naming the package to install', code === 1 && output === expected ? [] : [`exit ${code}: ${output}`]);
+    log.record(
+      'mcp-alone: --docker-image exits 1 naming the package to install',
+      code === 1 && output === expected ? [] : [`exit ${code}: ${output}`],
+    );
   }
   return log;
 }
@@ -249,7 +274,11 @@ async function pnpmPipeline(root, tarballs) {
   const log = new Log();
   log.section(`pnpm ${PNPM_VERSION} install (strict layout)`);
   const prefix = join(root, 'pnpm-tool');
-  const tool = await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', `pnpm@${PNPM_VERSION}`], root);
+  const tool = await run(
+    'npm',
+    ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', `pnpm@${PNPM_VERSION}`],
+    root,
+  );
   log.record(`pnpm ${PNPM_VERSION} installed`, tool.code === 0 ? [] : [tool.output.trim()]);
   const folder = createProject(root, 'pnpm', tarballs, PEERS);
   const pnpm = join(prefix, 'bin', 'pnpm');

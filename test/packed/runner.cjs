@@ -38,7 +38,9 @@ async function main() {
     throw new CaseSkipped(reason);
   };
   const context = { mode, load, assert, tempWorkspace, skip, projectDir: __dirname };
-  const caseFiles = readdirSync(join(__dirname, 'cases')).filter((file) => file.endsWith('.case.mjs')).sort();
+  const caseFiles = readdirSync(join(__dirname, 'cases'))
+    .filter((file) => file.endsWith('.case.mjs'))
+    .sort();
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -52,7 +54,9 @@ async function main() {
       try {
         await Promise.race([
           testCase.run(context),
-          new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${CASE_TIMEOUT_MS} ms`)), CASE_TIMEOUT_MS); }),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`timed out after ${CASE_TIMEOUT_MS} ms`)), CASE_TIMEOUT_MS);
+          }),
         ]);
         passed++;
         console.log(`  ok   [${mode}] ${area}: ${testCase.name} (${Date.now() - started} ms)`);
@@ -63,7 +67,9 @@ async function main() {
           continue;
         }
         failed++;
-        console.log(`  FAIL [${mode}] ${area}: ${testCase.name}\n${String(error && error.stack ? error.stack : error).replace(/^/gm, '       ')}`);
+        console.log(
+          `  FAIL [${mode}] ${area}: ${testCase.name}\n${String(error && error.stack ? error.stack : error).replace(/^/gm, '       ')}`,
+        );
       } finally {
         clearTimeout(timer);
       }
@@ -74,4 +80,10 @@ async function main() {
   return failed === 0 && passed > 0 ? 0 : 1;
 }
 
-main().then((code) => process.exit(code), (error) => { console.error(error); process.exit(1); });
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

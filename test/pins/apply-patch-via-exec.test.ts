@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolHost, type ToolHost } from 'toolhost';
 
-const NOTE = 'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of exec_command.';
+const NOTE =
+  'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of exec_command.';
 const heredoc = (patch: string, prefix = '') => `${prefix}apply_patch <<'EOF'\n${patch}\nEOF`;
 const update = (path: string, from: string, to: string) => `*** Begin Patch\n*** Update File: ${path}\n@@\n-${from}\n+${to}\n*** End Patch`;
 
@@ -37,8 +38,12 @@ describe('apply_patch through exec_command: model-visible texts', () => {
     expect(await call(heredoc(update('a.txt', 'one', 'two'), 'cd .. && '))).toBe(
       `Error [outside_workspace]: cd ..: path ".." escapes the workspace with ".."; nothing was changed. Patch paths are relative to the workspace root ${folder}.\n${NOTE}`,
     );
-    expect(await call(heredoc(update('a.txt', 'one', 'two'), 'cd lib && '))).toBe(`Error [tool_failed]: cd lib: lib is not an existing folder; nothing was changed.\n${NOTE}`);
-    expect(await call(heredoc(update('a.txt', 'one', 'two'), 'cd src && '))).toBe(`Success. Updated the following files:\nM src/a.txt\n${NOTE}`);
+    expect(await call(heredoc(update('a.txt', 'one', 'two'), 'cd lib && '))).toBe(
+      `Error [tool_failed]: cd lib: lib is not an existing folder; nothing was changed.\n${NOTE}`,
+    );
+    expect(await call(heredoc(update('a.txt', 'one', 'two'), 'cd src && '))).toBe(
+      `Success. Updated the following files:\nM src/a.txt\n${NOTE}`,
+    );
     expect(await call(heredoc(update('src/a.txt', 'two', 'three')))).toBe(
       `Error [verification_required]: 1 edit was made without running any check. Run the project's tests, build, lint or typecheck with exec_command (for example \`npm test\`, \`cargo test\`, \`pytest\`), or, where there are none, a syntax check of an edited file (\`node --check FILE\`, \`bash -n FILE\`, \`python -m py_compile FILE\`); editing resumes as soon as one completes, passing or failing. Reads and inspection commands stay allowed.\n${NOTE}`,
     );

@@ -32,9 +32,28 @@ describe('native answers', () => {
   it('pins the OpenAI apply_patch_call and shell_call answers', async () => {
     const outputs = await answerResponsesCalls(
       [
-        { type: 'apply_patch_call', id: 'a1', call_id: 'c_ok', status: 'completed', operation: { type: 'update_file', path: 'src/app.ts', diff: '@@\n-export const port = 80;\n+export const port = 8080;\n' } },
-        { type: 'apply_patch_call', id: 'a2', call_id: 'c_miss', status: 'completed', operation: { type: 'update_file', path: 'src/app.ts', diff: '@@\n-export const port = 81;\n+export const port = 82;\n' } },
-        { type: 'shell_call', id: 's1', call_id: 'c_sh', status: 'completed', environment: null, action: { commands: ['printf "ok\\n"', 'exit 2', 'sleep 5'], timeout_ms: 1_000, max_output_length: 100 } },
+        {
+          type: 'apply_patch_call',
+          id: 'a1',
+          call_id: 'c_ok',
+          status: 'completed',
+          operation: { type: 'update_file', path: 'src/app.ts', diff: '@@\n-export const port = 80;\n+export const port = 8080;\n' },
+        },
+        {
+          type: 'apply_patch_call',
+          id: 'a2',
+          call_id: 'c_miss',
+          status: 'completed',
+          operation: { type: 'update_file', path: 'src/app.ts', diff: '@@\n-export const port = 81;\n+export const port = 82;\n' },
+        },
+        {
+          type: 'shell_call',
+          id: 's1',
+          call_id: 'c_sh',
+          status: 'completed',
+          environment: null,
+          action: { commands: ['printf "ok\\n"', 'exit 2', 'sleep 5'], timeout_ms: 1_000, max_output_length: 100 },
+        },
       ],
       host,
     );
@@ -48,7 +67,12 @@ describe('native answers', () => {
         use('view', 'str_replace_based_edit_tool', { command: 'view', path: 'src/app.ts', view_range: [2, 3] }),
         use('many', 'str_replace_based_edit_tool', { command: 'str_replace', path: 'src/app.ts', old_str: '"a"', new_str: '"b"' }),
         use('none', 'str_replace_based_edit_tool', { command: 'str_replace', path: 'src/app.ts', old_str: 'missing', new_str: 'x' }),
-        use('edit', 'str_replace_based_edit_tool', { command: 'str_replace', path: 'src/app.ts', old_str: 'host2 = "a"', new_str: 'host2 = "b"' }),
+        use('edit', 'str_replace_based_edit_tool', {
+          command: 'str_replace',
+          path: 'src/app.ts',
+          old_str: 'host2 = "a"',
+          new_str: 'host2 = "b"',
+        }),
         use('insert', 'str_replace_based_edit_tool', { command: 'insert', path: 'src/app.ts', insert_line: 0, insert_text: '// config' }),
         use('create', 'str_replace_based_edit_tool', { command: 'create', path: 'notes.md', file_text: '# Notes\n' }),
         use('dir', 'str_replace_based_edit_tool', { command: 'view', path: '.' }),
@@ -58,17 +82,31 @@ describe('native answers', () => {
       ],
       host,
     );
-    await expect(JSON.stringify(results, null, 2).replaceAll(workspace, '<workspace>') + '\n').toMatchFileSnapshot('./__pins__/native/anthropic.answers.json');
+    await expect(JSON.stringify(results, null, 2).replaceAll(workspace, '<workspace>') + '\n').toMatchFileSnapshot(
+      './__pins__/native/anthropic.answers.json',
+    );
   });
 });
 
 describe('the same error code on every path', () => {
   // Each native operation and the apply_patch text that asks for the same change.
   const mistakes: Array<{ code: string; operation: ApplyPatchOperation; patch: string }> = [
-    { code: 'patch_context_not_found', operation: { type: 'update_file', path: 'src/app.ts', diff: '@@\n-nothing like this\n+x\n' }, patch: '*** Update File: src/app.ts\n@@\n-nothing like this\n+x' },
+    {
+      code: 'patch_context_not_found',
+      operation: { type: 'update_file', path: 'src/app.ts', diff: '@@\n-nothing like this\n+x\n' },
+      patch: '*** Update File: src/app.ts\n@@\n-nothing like this\n+x',
+    },
     { code: 'patch_target_missing', operation: { type: 'delete_file', path: 'src/gone.ts' }, patch: '*** Delete File: src/gone.ts' },
-    { code: 'patch_target_exists', operation: { type: 'create_file', path: 'src/app.ts', diff: '+x\n' }, patch: '*** Add File: src/app.ts\n+x' },
-    { code: 'outside_workspace', operation: { type: 'create_file', path: '../escape.ts', diff: '+x\n' }, patch: '*** Add File: ../escape.ts\n+x' },
+    {
+      code: 'patch_target_exists',
+      operation: { type: 'create_file', path: 'src/app.ts', diff: '+x\n' },
+      patch: '*** Add File: src/app.ts\n+x',
+    },
+    {
+      code: 'outside_workspace',
+      operation: { type: 'create_file', path: '../escape.ts', diff: '+x\n' },
+      patch: '*** Add File: ../escape.ts\n+x',
+    },
   ];
   const nativeTexts: Record<string, string> = {};
   for (const { code, operation, patch } of mistakes) {
@@ -76,9 +114,16 @@ describe('the same error code on every path', () => {
       const host = createFakeToolHost({ environment: linux, files });
       const input = `*** Begin Patch\n${patch}\n*** End Patch`;
       const direct = await host.call('apply_patch', { input });
-      const [responses] = await answerResponsesCalls([{ type: 'apply_patch_call', id: 'x', call_id: 'x', status: 'completed', operation }], host);
+      const [responses] = await answerResponsesCalls(
+        [{ type: 'apply_patch_call', id: 'x', call_id: 'x', status: 'completed', operation }],
+        host,
+      );
       const editor = createAgentsEditor(host);
-      const agents = await (operation.type === 'delete_file' ? editor.deleteFile(operation) : operation.type === 'create_file' ? editor.createFile(operation) : editor.updateFile({ type: operation.type, path: operation.path, diff: operation.diff }));
+      const agents = await (operation.type === 'delete_file'
+        ? editor.deleteFile(operation)
+        : operation.type === 'create_file'
+          ? editor.createFile(operation)
+          : editor.updateFile({ type: operation.type, path: operation.path, diff: operation.diff }));
       const client = new Client({ name: 'pins', version: '1.0.0' });
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
       await Promise.all([createMcpServer(host).connect(serverTransport), client.connect(clientTransport)]);
@@ -112,6 +157,11 @@ describe('the same error code on every path', () => {
       ],
       host,
     );
-    expect(results.map((result) => /^Error \[(\w+)\]/.exec(typeof result.content === 'string' ? result.content : '')?.[1])).toEqual(['outside_workspace', 'outside_workspace', 'patch_context_not_found', 'patch_ambiguous']);
+    expect(results.map((result) => /^Error \[(\w+)\]/.exec(typeof result.content === 'string' ? result.content : '')?.[1])).toEqual([
+      'outside_workspace',
+      'outside_workspace',
+      'patch_context_not_found',
+      'patch_ambiguous',
+    ]);
   });
 });

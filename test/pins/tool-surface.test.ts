@@ -42,7 +42,9 @@ describe('tool surface pins', () => {
   for (const profile of ['default', 'advanced'] as const) {
     for (const [label, guidance] of Object.entries(guidances)) {
       it(`${profile} profile, ${label}`, async () => {
-        await expect(JSON.stringify(runtimeTools(profile, guidance), null, 2) + '\n').toMatchFileSnapshot(`./__pins__/${profile}.${label}.json`);
+        await expect(JSON.stringify(runtimeTools(profile, guidance), null, 2) + '\n').toMatchFileSnapshot(
+          `./__pins__/${profile}.${label}.json`,
+        );
       });
     }
   }
@@ -50,18 +52,36 @@ describe('tool surface pins', () => {
   it('lists the seed tools in order', () => {
     const linux = guidances['unix_like-linux'];
     expect(runtimeTools('default', linux).map((t) => t.name)).toEqual(['exec_command', 'write_stdin', 'apply_patch', 'search_tools']);
-    expect(runtimeTools('advanced', linux).map((t) => t.name)).toEqual(['exec_command', 'write_stdin', 'apply_patch', 'search_tools', 'code_search']);
+    expect(runtimeTools('advanced', linux).map((t) => t.name)).toEqual([
+      'exec_command',
+      'write_stdin',
+      'apply_patch',
+      'search_tools',
+      'code_search',
+    ]);
   });
 
   it('requires cmd, session_id + chars, query; bounds max_output_tokens on every tool', () => {
     const tools = runtimeTools('advanced', guidances['unix_like-linux']);
-    const byName = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema as { required?: string[]; properties: Record<string, Record<string, unknown>>; additionalProperties?: boolean }]));
+    const byName = Object.fromEntries(
+      tools.map((t) => [
+        t.name,
+        t.inputSchema as { required?: string[]; properties: Record<string, Record<string, unknown>>; additionalProperties?: boolean },
+      ]),
+    );
     expect(byName.exec_command.required).toEqual(['cmd']);
     expect(byName.write_stdin.required).toEqual(['session_id', 'chars']);
     expect(byName.apply_patch.required).toEqual(['input']);
     expect(byName.search_tools.required).toEqual(['query']);
     expect(byName.code_search.required).toEqual(['query']);
-    expect(Object.keys(byName.code_search.properties)).toEqual(['query', 'path', 'file_types', 'result_types', 'max_results', 'max_output_tokens']);
+    expect(Object.keys(byName.code_search.properties)).toEqual([
+      'query',
+      'path',
+      'file_types',
+      'result_types',
+      'max_results',
+      'max_output_tokens',
+    ]);
     for (const tool of tools) {
       const schema = byName[tool.name];
       expect(schema.additionalProperties).toBe(false);
@@ -76,7 +96,9 @@ describe('tool surface pins', () => {
     const powershell = runtimeTools('advanced', guidances['powershell-windows']);
     expect(unix.map((t) => t.inputSchema)).toEqual(powershell.map((t) => t.inputSchema));
     expect(unix[0].description).toContain('Example: {"cmd":"rg -n \\"handleRequest\\" .","workdir":"src"}');
-    expect(powershell[0].description).toContain('Example: {"cmd":"Get-ChildItem -Recurse -File | Select-String -Pattern handleRequest","workdir":"src"}');
+    expect(powershell[0].description).toContain(
+      'Example: {"cmd":"Get-ChildItem -Recurse -File | Select-String -Pattern handleRequest","workdir":"src"}',
+    );
     const withoutRipgrep = runtimeTools('advanced', guidances['unix_like-linux-without-ripgrep']);
     expect(withoutRipgrep.map((t) => t.inputSchema)).toEqual(unix.map((t) => t.inputSchema));
     for (const tool of withoutRipgrep) expect(tool.description, tool.name).not.toMatch(/\brg\b/);
@@ -91,7 +113,8 @@ describe('tool surface pins', () => {
         for (const path of named) expect(path, `${label} ${tool.name}`).toMatch(/^[\w.-]+(?:\/[\w.-]+)*$/);
       }
     }
-    const powershell = (ripgrep: boolean) => runtimeTools('advanced', resolveShellProfile('auto', { platform: 'win32', env: {}, ripgrep })).map((t) => t.description);
+    const powershell = (ripgrep: boolean) =>
+      runtimeTools('advanced', resolveShellProfile('auto', { platform: 'win32', env: {}, ripgrep })).map((t) => t.description);
     expect(powershell(false)).toEqual(powershell(true));
   });
 

@@ -28,7 +28,19 @@ describe('hostile-path corpus', () => {
   it('holds at least 100 cases of every required kind, each with an expectation', () => {
     expect(cases.length).toBeGreaterThanOrEqual(100);
     const categories = new Set(cases.map((entry) => entry.category));
-    for (const kind of ['traversal', 'encoded', 'unicode', 'absolute', 'home', 'control', 'long', 'windows', 'reserved', 'symlink', 'hardlink']) {
+    for (const kind of [
+      'traversal',
+      'encoded',
+      'unicode',
+      'absolute',
+      'home',
+      'control',
+      'long',
+      'windows',
+      'reserved',
+      'symlink',
+      'hardlink',
+    ]) {
       expect(categories, kind).toContain(kind);
     }
     expect(new Set(cases.map((entry) => entry.id)).size).toBe(cases.length);
@@ -43,7 +55,9 @@ describe('hostile-path corpus', () => {
     '%s',
     async (_label, entry) => {
       const outcomes = await runHostileCase((name, args) => host.call(name, args), sandbox, entry, sentinel);
-      const failures = outcomes.filter((outcome) => outcome.problems.length > 0).map((outcome) => `${outcome.operation}: ${outcome.problems.join('; ')}`);
+      const failures = outcomes
+        .filter((outcome) => outcome.problems.length > 0)
+        .map((outcome) => `${outcome.operation}: ${outcome.problems.join('; ')}`);
       expect(failures).toEqual([]);
       expect(sandbox.checksumOutside()).toBe(sentinel);
     },
@@ -60,7 +74,8 @@ describe.each(NATIVE_EDIT_SURFACES.map((surface) => [surface]))('hostile paths t
     for (const entry of cases) {
       for (const outcome of await runHostileCase(target, sandbox, entry, sentinel)) {
         operations++;
-        if (outcome.problems.length) failures.push(`${entry.id} ${outcome.operation} ${JSON.stringify(entry.path).slice(0, 60)}: ${outcome.problems.join('; ')}`);
+        if (outcome.problems.length)
+          failures.push(`${entry.id} ${outcome.operation} ${JSON.stringify(entry.path).slice(0, 60)}: ${outcome.problems.join('; ')}`);
       }
     }
     expect(failures).toEqual([]);

@@ -43,9 +43,18 @@ describe('malformed-argument corpus', () => {
     for (const tool of TOOLS) {
       const mine = cases.filter((entry) => entry.tool === tool);
       expect(mine.length, tool).toBeGreaterThanOrEqual(30);
-      expect(mine.some((entry) => entry.json?.includes('__proto__')), `${tool} __proto__`).toBe(true);
-      expect(mine.some((entry) => entry.generate?.kind === 'huge-string'), `${tool} huge string`).toBe(true);
-      expect(mine.some((entry) => entry.generate?.kind === 'deep-json'), `${tool} deep JSON`).toBe(true);
+      expect(
+        mine.some((entry) => entry.json?.includes('__proto__')),
+        `${tool} __proto__`,
+      ).toBe(true);
+      expect(
+        mine.some((entry) => entry.generate?.kind === 'huge-string'),
+        `${tool} huge string`,
+      ).toBe(true);
+      expect(
+        mine.some((entry) => entry.generate?.kind === 'deep-json'),
+        `${tool} deep JSON`,
+      ).toBe(true);
     }
     const protoCase = cases.find((entry) => entry.json?.includes('"__proto__"'))!;
     expect(Object.hasOwn(buildMalformedArguments(protoCase) as object, '__proto__')).toBe(true);

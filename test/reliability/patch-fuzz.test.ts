@@ -32,7 +32,13 @@ describe('apply_patch fuzzing (fast-check)', () => {
 
 describe.each(NATIVE_EDIT_SURFACES.map((surface) => [surface]))('native edit fuzzing through %s (fast-check)', (surface) => {
   it('never throws, never writes outside, a rejected edit changes nothing, an accepted one matches the reference', async () => {
-    const summary = await runNativeEditFuzz(host, surface, sandbox, Number(process.env.FUZZ_RUNS ?? 150), process.env.FUZZ_RUNS ? undefined : 20261203);
+    const summary = await runNativeEditFuzz(
+      host,
+      surface,
+      sandbox,
+      Number(process.env.FUZZ_RUNS ?? 150),
+      process.env.FUZZ_RUNS ? undefined : 20261203,
+    );
     console.log(`${surface} fuzz: ${summary.runs} runs, ${summary.accepted} applied, ${summary.rejected} rejected`);
     expect(summary.failure).toBeUndefined();
     expect(summary.outsideChanged).toBe(false);

@@ -54,7 +54,9 @@ describe('process faults', () => {
   it('returns at the yield time for a process that closed its output and keeps running', async () => {
     const marker = mark('closed-stdout');
     const h = host();
-    const { sessionId, result } = await startRunning(h, marked(marker, 'echo before-close; exec >&- 2>&-; sleep 1000'), { yield_time_ms: 1_000 });
+    const { sessionId, result } = await startRunning(h, marked(marker, 'echo before-close; exec >&- 2>&-; sleep 1000'), {
+      yield_time_ms: 1_000,
+    });
     expect(result.output).toContain('before-close');
     const poll = await h.call('write_stdin', { session_id: sessionId, chars: '', yield_time_ms: 500 });
     expect(resultShapeProblems(poll)).toEqual([]);
@@ -72,17 +74,23 @@ describe('process faults', () => {
     const marker = mark('no-newline');
     const h = host();
     const heapBefore = settledHeapUsed();
-    const { sessionId, result } = await startRunning(h, marked(marker, `while :; do printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; done`), {
-      yield_time_ms: 2_000,
-      max_output_tokens: 1_000,
-    });
+    const { sessionId, result } = await startRunning(
+      h,
+      marked(marker, `while :; do printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; done`),
+      {
+        yield_time_ms: 2_000,
+        max_output_tokens: 1_000,
+      },
+    );
     expect(outputTokens(result)).toBeLessThanOrEqual(1_000);
     const next = await h.call('write_stdin', { session_id: sessionId, chars: '', yield_time_ms: 2_000, max_output_tokens: 500 });
     expect(next.ok, describeResult(next)).toBe(true);
     expect(outputTokens(next)).toBeLessThanOrEqual(500);
     expect(next.data?.original_token_count as number).toBeGreaterThan(500);
     const growth = settledHeapUsed() - heapBefore;
-    console.log(`no-newline flood: original tokens ${String(result.data?.original_token_count)} + ${String(next.data?.original_token_count)}, heap growth ${(growth / 2 ** 20).toFixed(1)} MiB`);
+    console.log(
+      `no-newline flood: original tokens ${String(result.data?.original_token_count)} + ${String(next.data?.original_token_count)}, heap growth ${(growth / 2 ** 20).toFixed(1)} MiB`,
+    );
     expect(growth).toBeLessThan(64 * 2 ** 20);
     await h.close();
     expect(survivors([marker])).toEqual([]);
@@ -93,7 +101,9 @@ describe('process faults', () => {
     const h = host();
     const ids = Array.from({ length: 100 }, (_, index) => `${base}-s${index}-end`);
     try {
-      const results = await Promise.all(ids.map((marker) => h.call('exec_command', { cmd: marked(marker, 'sleep 1000 & wait'), yield_time_ms: 250 })));
+      const results = await Promise.all(
+        ids.map((marker) => h.call('exec_command', { cmd: marked(marker, 'sleep 1000 & wait'), yield_time_ms: 250 })),
+      );
       for (const result of results) {
         expect(resultShapeProblems(result)).toEqual([]);
         expect(result.ok, describeResult(result)).toBe(true);
@@ -102,8 +112,13 @@ describe('process faults', () => {
         () => liveMarkers(ids).length,
         (count) => count <= 64,
       );
-      const prunedIds = results.flatMap((result) => [...result.output.matchAll(/session (\d+) \(.*?\) was pruned/g)].map((match) => Number(match[1])));
-      expect({ live, pruneNotes: prunedIds.length }, 'trees alive once pruning settled, and pruning notes').toEqual({ live: 64, pruneNotes: 36 });
+      const prunedIds = results.flatMap((result) =>
+        [...result.output.matchAll(/session (\d+) \(.*?\) was pruned/g)].map((match) => Number(match[1])),
+      );
+      expect({ live, pruneNotes: prunedIds.length }, 'trees alive once pruning settled, and pruning notes').toEqual({
+        live: 64,
+        pruneNotes: 36,
+      });
       const answer = await h.call('write_stdin', { session_id: prunedIds[0], chars: 'x', yield_time_ms: 250 });
       expect(answer.error?.code, describeResult(answer)).toBe('unknown_session');
     } finally {
@@ -119,7 +134,10 @@ describe('process faults', () => {
     let notes = 0;
     try {
       for (const marker of ids) {
-        const result = await h.call('exec_command', { cmd: marked(marker, 'sleep 1000 >/dev/null 2>&1 & echo started'), yield_time_ms: 5_000 });
+        const result = await h.call('exec_command', {
+          cmd: marked(marker, 'sleep 1000 >/dev/null 2>&1 & echo started'),
+          yield_time_ms: 5_000,
+        });
         expect(result.ok, describeResult(result)).toBe(true);
         notes += result.output.match(/was pruned/g)?.length ?? 0;
       }
@@ -144,7 +162,9 @@ describe('process faults', () => {
       const { sessionId } = await startRunning(h, marked(marker, `head -c 1 >/dev/null; exit 7`), { yield_time_ms: 250 });
       const writes: Promise<ToolResult>[] = [];
       for (let index = 0; index < 4; index++) {
-        writes.push(h.call('write_stdin', { session_id: sessionId, chars: index === 0 ? 'go' : 'x'.repeat(256 * 1024), yield_time_ms: 250 }));
+        writes.push(
+          h.call('write_stdin', { session_id: sessionId, chars: index === 0 ? 'go' : 'x'.repeat(256 * 1024), yield_time_ms: 250 }),
+        );
       }
       for (const result of await Promise.all(writes)) {
         expect(resultShapeProblems(result)).toEqual([]);
@@ -164,7 +184,9 @@ describe('process faults', () => {
     expect(survivors(markers)).toEqual([]);
     const fds = await settle(countOpenFds, (count) => count <= fdsAtStart);
     const heap = settledHeapUsed();
-    console.log(`process faults: fds ${fdsAtStart} -> ${fds}, heap ${(heapAtStart / 2 ** 20).toFixed(1)} -> ${(heap / 2 ** 20).toFixed(1)} MiB`);
+    console.log(
+      `process faults: fds ${fdsAtStart} -> ${fds}, heap ${(heapAtStart / 2 ** 20).toFixed(1)} -> ${(heap / 2 ** 20).toFixed(1)} MiB`,
+    );
     expect(fds).toBeLessThanOrEqual(fdsAtStart);
     expect(heap - heapAtStart).toBeLessThan(32 * 2 ** 20);
     expect(unhandled.map(String)).toEqual([]);

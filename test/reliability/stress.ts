@@ -54,7 +54,11 @@ function log(text: string): void {
 let lastLeak = 0;
 
 /** Runs an area on a fresh host, closes it and records how many descriptors stayed open. */
-async function withHost<T>(sandbox: Sandbox, run: (host: ToolHost) => Promise<T>, environment?: () => Promise<Environment>): Promise<{ value: T }> {
+async function withHost<T>(
+  sandbox: Sandbox,
+  run: (host: ToolHost) => Promise<T>,
+  environment?: () => Promise<Environment>,
+): Promise<{ value: T }> {
   const fdsBefore = countOpenFds();
   const host = environment ? createReliabilityHost({ environment: await environment() }) : createReliabilityHost(sandbox.workspace);
   try {
@@ -91,7 +95,15 @@ async function hostileRow(
     },
     environment,
   );
-  rows.push({ area, tried: row.tried, correct: row.correct, bytesOutside: row.bytes, processesLeft: 0, fdsLeaked: lastLeak, notes: row.notes });
+  rows.push({
+    area,
+    tried: row.tried,
+    correct: row.correct,
+    bytesOutside: row.bytes,
+    processesLeft: 0,
+    fdsLeaked: lastLeak,
+    notes: row.notes,
+  });
 }
 
 /** The row of one fuzzing run. */
@@ -117,7 +129,8 @@ async function hostileArea(sandbox: Sandbox): Promise<void> {
 /** The hostile-path corpus through each provider-native edit path (Responses apply_patch_call, Agents editor, Anthropic). */
 async function nativeHostileArea(sandbox: Sandbox): Promise<void> {
   const cases = loadHostileCases();
-  for (const surface of NATIVE_EDIT_SURFACES) await hostileRow(`hostile paths via ${surface}`, sandbox, cases, (host) => nativeHostileTarget(surface, host));
+  for (const surface of NATIVE_EDIT_SURFACES)
+    await hostileRow(`hostile paths via ${surface}`, sandbox, cases, (host) => nativeHostileTarget(surface, host));
 }
 
 /** Fuzzed edits through each provider-native edit path, checked against a reference model. */
@@ -145,14 +158,28 @@ async function remoteArea(): Promise<void> {
     for (const engine of await remoteSandboxEngines(sandbox)) {
       if ('unavailable' in engine) {
         const required = process.env.CI === 'true';
-        rows.push({ area: `remote ${engine.name}: not available`, tried: required ? 1 : 0, correct: 0, bytesOutside: 0, processesLeft: 0, fdsLeaked: 0, notes: [engine.unavailable] });
+        rows.push({
+          area: `remote ${engine.name}: not available`,
+          tried: required ? 1 : 0,
+          correct: 0,
+          bytesOutside: 0,
+          processesLeft: 0,
+          fdsLeaked: 0,
+          notes: [engine.unavailable],
+        });
         log(`  ${engine.name} skipped: ${engine.unavailable}`);
         continue;
       }
       try {
-        await hostileRow(`hostile paths via ${engine.name} (${sample.length} cases)`, sandbox, sample, throughTools, () => engine.environment());
+        await hostileRow(`hostile paths via ${engine.name} (${sample.length} cases)`, sandbox, sample, throughTools, () =>
+          engine.environment(),
+        );
         const runs = Math.max(10, Math.round(300 * scale));
-        const { value: summary } = await withHost(sandbox, (host) => runPatchFuzz(throughTools(host), sandbox, runs, seed), () => engine.environment());
+        const { value: summary } = await withHost(
+          sandbox,
+          (host) => runPatchFuzz(throughTools(host), sandbox, runs, seed),
+          () => engine.environment(),
+        );
         rows.push(fuzzRow(`patch fuzzing via ${engine.name}`, summary));
       } finally {
         await engine.cleanup();
@@ -187,19 +214,38 @@ async function malformedArea(sandbox: Sandbox): Promise<void> {
     const still = await host.call('exec_command', { cmd: 'echo still-working', yield_time_ms: 30_000 });
     if (!still.ok) notes.push('the host stopped working after the corpus');
   });
-  rows.push({ area: 'malformed arguments', tried: cases.length, correct, bytesOutside: sandbox.bytesChangedOutside(), processesLeft: 0, fdsLeaked: lastLeak, notes });
+  rows.push({
+    area: 'malformed arguments',
+    tried: cases.length,
+    correct,
+    bytesOutside: sandbox.bytesChangedOutside(),
+    processesLeft: 0,
+    fdsLeaked: lastLeak,
+    notes,
+  });
 }
 
 async function toctouArea(sandbox: Sandbox): Promise<void> {
   const marker = newMarker('toctou');
   markers.push(marker);
   const attempts = 5_000 * scale;
-  const { value: race } = await withHost(sandbox, (host) => runToctouRace((name, args) => host.call(name, args), sandbox, attempts, marker));
+  const { value: race } = await withHost(sandbox, (host) =>
+    runToctouRace((name, args) => host.call(name, args), sandbox, attempts, marker),
+  );
   const notes = [`${race.swaps} swaps; results ${JSON.stringify(race.codes)}`];
-  if (race.bytesOutside) notes.push(`outside after the race: ${race.listingAfter.filter((line) => !race.listingBefore.includes(line)).join(', ')}`);
+  if (race.bytesOutside)
+    notes.push(`outside after the race: ${race.listingAfter.filter((line) => !race.listingBefore.includes(line)).join(', ')}`);
   notes.push(...race.internalErrors.slice(0, 3));
   const bad = race.shapeProblems.length + race.internalErrors.length;
-  rows.push({ area: 'TOCTOU symlink swap', tried: attempts, correct: race.bytesOutside ? 0 : attempts - bad, bytesOutside: race.bytesOutside, processesLeft: survivors([marker]).length, fdsLeaked: lastLeak, notes });
+  rows.push({
+    area: 'TOCTOU symlink swap',
+    tried: attempts,
+    correct: race.bytesOutside ? 0 : attempts - bad,
+    bytesOutside: race.bytesOutside,
+    processesLeft: survivors([marker]).length,
+    fdsLeaked: lastLeak,
+    notes,
+  });
 }
 
 async function fuzzArea(sandbox: Sandbox): Promise<void> {
@@ -222,7 +268,10 @@ async function processArea(sandbox: Sandbox): Promise<void> {
   };
   await withHost(sandbox, async (host) => {
     // 1 GiB at full scale; never under 256 MiB, twice the heap growth allowed, so output held in memory shows.
-    for (const [tty, bytes] of [[false, Math.round(Math.min(1, Math.max(0.25, scale)) * 1024 ** 3)], [true, Math.round(Math.max(0.05, scale) * 64 * 2 ** 20)]] as const) {
+    for (const [tty, bytes] of [
+      [false, Math.round(Math.min(1, Math.max(0.25, scale)) * 1024 ** 3)],
+      [true, Math.round(Math.max(0.05, scale) * 64 * 2 ** 20)],
+    ] as const) {
       tried++;
       const flood = await floodOutput(host, mark(tty ? 'pty-flood' : 'flood'), bytes, { tty });
       notes.push(
@@ -234,23 +283,41 @@ async function processArea(sandbox: Sandbox): Promise<void> {
     tried++;
     const term = mark('sigterm');
     const ignoring = `trap '' TERM HUP INT; (trap '' TERM HUP; sleep 1000) & (trap '' TERM HUP; sleep 1000) & sleep 1000 & wait`;
-    const earlier = [await startRunning(host, marked(term, ignoring)), await startRunning(host, marked(term, ignoring), { tty: true })].map((started) => started.sessionId);
+    const earlier = [await startRunning(host, marked(term, ignoring)), await startRunning(host, marked(term, ignoring), { tty: true })].map(
+      (started) => started.sessionId,
+    );
     correct++;
     tried++;
     // The two SIGTERM-ignoring sessions still run on this host: 2 + 100 sessions for 64 places. They are the least
     // recently used, so they go first, then the oldest of the hundred.
     const base = mark('hundred');
-    const results = await Promise.all(Array.from({ length: 100 }, (_, index) => host.call('exec_command', { cmd: marked(`${base}-s${index}-end`, 'sleep 1000 & wait'), yield_time_ms: 250 })));
-    const prunedIds = results.flatMap((result) => [...result.output.matchAll(/session (\d+) \(.*?\) was pruned/g)].map((match) => Number(match[1])));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, index) =>
+        host.call('exec_command', { cmd: marked(`${base}-s${index}-end`, 'sleep 1000 & wait'), yield_time_ms: 250 }),
+      ),
+    );
+    const prunedIds = results.flatMap((result) =>
+      [...result.output.matchAll(/session (\d+) \(.*?\) was pruned/g)].map((match) => Number(match[1])),
+    );
     const expected = earlier.length + 100 - 64;
     const earlierPruned = earlier.filter((id) => prunedIds.includes(id)).length;
-    notes.push(`100 concurrent sessions after ${earlier.length} running: ${prunedIds.length} pruning notes (expected ${expected}), ${earlierPruned} of the ${earlier.length} earlier sessions among them`);
+    notes.push(
+      `100 concurrent sessions after ${earlier.length} running: ${prunedIds.length} pruning notes (expected ${expected}), ${earlierPruned} of the ${earlier.length} earlier sessions among them`,
+    );
     if (prunedIds.length === expected && earlierPruned === earlier.length && results.every((result) => result.ok)) correct++;
   });
   const left = survivors(local);
   const heapEnd = settledHeapUsed();
   notes.push(`heap ${(heapStart / 2 ** 20).toFixed(1)} -> ${(heapEnd / 2 ** 20).toFixed(1)} MiB after close()`);
-  rows.push({ area: 'process faults', tried, correct, bytesOutside: sandbox.bytesChangedOutside(), processesLeft: left.length, fdsLeaked: lastLeak, notes });
+  rows.push({
+    area: 'process faults',
+    tried,
+    correct,
+    bytesOutside: sandbox.bytesChangedOutside(),
+    processesLeft: left.length,
+    fdsLeaked: lastLeak,
+    notes,
+  });
 }
 
 async function loadArea(sandbox: Sandbox): Promise<void> {
@@ -265,13 +332,23 @@ async function loadArea(sandbox: Sandbox): Promise<void> {
     bytesOutside: sandbox.bytesChangedOutside(),
     processesLeft: 0,
     fdsLeaked: lastLeak,
-    notes: [`p50 ${summary.overall.p50.toFixed(1)} ms, p99 ${summary.overall.p99.toFixed(1)} ms, ${(summary.calls / (summary.wallMs / 1000)).toFixed(0)} calls/s`, ...summary.problems.slice(0, 3)],
+    notes: [
+      `p50 ${summary.overall.p50.toFixed(1)} ms, p99 ${summary.overall.p99.toFixed(1)} ms, ${(summary.calls / (summary.wallMs / 1000)).toFixed(0)} calls/s`,
+      ...summary.problems.slice(0, 3),
+    ],
   });
 }
 
 function printTable(): boolean {
   const header = ['area', 'cases tried', 'handled correctly', 'bytes changed outside', 'processes left', 'fds leaked'];
-  const body = rows.map((row) => [row.area, String(row.tried), String(row.correct), String(row.bytesOutside), String(row.processesLeft), String(row.fdsLeaked)]);
+  const body = rows.map((row) => [
+    row.area,
+    String(row.tried),
+    String(row.correct),
+    String(row.bytesOutside),
+    String(row.processesLeft),
+    String(row.fdsLeaked),
+  ]);
   const total = ['total', ...[1, 2, 3, 4, 5].map((column) => String(body.reduce((sum, row) => sum + Number(row[column]), 0)))];
   const table = [header, ...body, total];
   const widths = header.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
@@ -283,14 +360,20 @@ function printTable(): boolean {
   log('');
   for (const row of rows) for (const note of row.notes.slice(0, 12)) log(`${row.area}: ${note}`);
   if (unhandled.length) log(`unhandled rejections: ${unhandled.map(String).join('; ')}`);
-  return rows.every((row) => row.correct === row.tried && row.bytesOutside === 0 && row.processesLeft === 0 && row.fdsLeaked === 0) && unhandled.length === 0;
+  return (
+    rows.every((row) => row.correct === row.tried && row.bytesOutside === 0 && row.processesLeft === 0 && row.fdsLeaked === 0) &&
+    unhandled.length === 0
+  );
 }
 
 async function main(): Promise<void> {
   const sandbox = createSandbox('toolhost-stress-');
   const savedHome = process.env.HOME;
   process.env.HOME = sandbox.home;
-  const only = process.argv.find((value) => value.startsWith('--only='))?.split('=')[1]?.split(',');
+  const only = process.argv
+    .find((value) => value.startsWith('--only='))
+    ?.split('=')[1]
+    ?.split(',');
   const areas: [string, (sandbox: Sandbox) => Promise<void>][] = [
     ['hostile', hostileArea],
     ['native-hostile', nativeHostileArea],

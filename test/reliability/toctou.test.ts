@@ -25,7 +25,9 @@ afterAll(async () => {
 describe('TOCTOU: a folder swapped for a symlink to outside while apply_patch writes', () => {
   it(`leaves the sentinel tree unchanged over ${ATTEMPTS} racing patches`, async () => {
     const race = await runToctouRace((name, args) => host.call(name, args), sandbox, ATTEMPTS, marker);
-    console.log(`toctou: ${race.attempts} patches, ${race.swaps} swaps, results ${JSON.stringify(race.codes)}, bytes changed outside ${race.bytesOutside}`);
+    console.log(
+      `toctou: ${race.attempts} patches, ${race.swaps} swaps, results ${JSON.stringify(race.codes)}, bytes changed outside ${race.bytesOutside}`,
+    );
     expect(race.swaps).toBeGreaterThan(0);
     expect({
       outside: race.listingAfter,

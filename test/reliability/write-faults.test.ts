@@ -53,7 +53,14 @@ let sandbox: Sandbox;
 const tool = createApplyPatchTool();
 
 function context(workspace: Workspace): ToolContext {
-  return { workspace, tokenizer: approximateTokenizer, spool: createMemorySpool(), maxOutputTokens: 10_000, shell: 'unix_like', signal: new AbortController().signal };
+  return {
+    workspace,
+    tokenizer: approximateTokenizer,
+    spool: createMemorySpool(),
+    maxOutputTokens: 10_000,
+    shell: 'unix_like',
+    signal: new AbortController().signal,
+  };
 }
 
 function writeTree(): void {
@@ -121,7 +128,10 @@ describe('fault injection through the Workspace interface', () => {
   it('wraps every method of the real workspace, optional ones included', () => {
     const inner = createNodeWorkspace(sandbox.workspace);
     const wrapped = createFaultyWorkspace(inner);
-    const methods = (value: object) => Object.keys(value).filter((key) => typeof (value as Record<string, unknown>)[key] === 'function').sort();
+    const methods = (value: object) =>
+      Object.keys(value)
+        .filter((key) => typeof (value as Record<string, unknown>)[key] === 'function')
+        .sort();
     expect(methods(wrapped)).toEqual(methods(inner));
   });
 
@@ -152,7 +162,10 @@ describe('fault injection through the Workspace interface', () => {
         writeFuzzTree(sandbox, tree);
         const before = checksumTree(sandbox.workspace);
         // Exactly one fault per run (a failing undo after a failing write is a second fault, reported by design).
-        const workspace = createFaultyWorkspace(createNodeWorkspace(sandbox.workspace), failRemoval ? { failRemove: failAt } : { failWrite: failAt });
+        const workspace = createFaultyWorkspace(
+          createNodeWorkspace(sandbox.workspace),
+          failRemoval ? { failRemove: failAt } : { failWrite: failAt },
+        );
         const result = await tool.execute({ input: patch.replaceAll('${OUTSIDE}', sandbox.outside) }, context(workspace));
         expect(resultShapeProblems(result)).toEqual([]);
         const hitFault = failRemoval ? workspace.removes >= failAt : workspace.writes >= failAt;

@@ -28,7 +28,12 @@ function scriptedModel(steps: Call[][]) {
       const calls = steps[step++];
       if (!calls) return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
       return {
-        content: calls.map((call, index) => ({ type: 'tool-call', toolCallId: `call_${step}_${index}`, toolName: call.toolName, input: JSON.stringify(call.input) })),
+        content: calls.map((call, index) => ({
+          type: 'tool-call',
+          toolCallId: `call_${step}_${index}`,
+          toolName: call.toolName,
+          input: JSON.stringify(call.input),
+        })),
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
         usage,
         warnings: [],
@@ -45,13 +50,18 @@ describe('toAiSdkTools', () => {
     for (const [name, tool] of Object.entries(tools)) {
       const schema = (tool.inputSchema as { jsonSchema: unknown }).jsonSchema;
       expect(schema).toEqual(host.tools.find((definition) => definition.name === name)?.inputSchema);
-      await expect(JSON.stringify({ description: tool.description, inputSchema: schema }, null, 2) + '\n').toMatchFileSnapshot(`./__pins__/${name}.json`);
+      await expect(JSON.stringify({ description: tool.description, inputSchema: schema }, null, 2) + '\n').toMatchFileSnapshot(
+        `./__pins__/${name}.json`,
+      );
     }
   });
 
   it('drives generateText through several tool calls; errors reach the model as error-text', async () => {
     const host = createFakeToolHost({ environment: linux, commands: [{ match: 'echo hi', output: 'hi\n' }] });
-    const model = scriptedModel([[{ toolName: 'exec_command', input: { cmd: 'echo hi' } }], [{ toolName: 'exec_command', input: { cmd: 'echo hi', max_output_tokens: 0 } }]]);
+    const model = scriptedModel([
+      [{ toolName: 'exec_command', input: { cmd: 'echo hi' } }],
+      [{ toolName: 'exec_command', input: { cmd: 'echo hi', max_output_tokens: 0 } }],
+    ]);
     const result = await generateText({ model, tools: toAiSdkTools(host), prompt: 'say hi', stopWhen: stepCountIs(5) });
     expect(result.text).toBe('done');
     expect(result.steps).toHaveLength(3);
@@ -60,7 +70,9 @@ describe('toAiSdkTools', () => {
     const lastPrompt = model.doGenerateCalls[2].prompt;
     const toolMessages = lastPrompt.filter((message) => message.role === 'tool').flatMap((message) => message.content);
     expect(toolMessages.map((part) => (part.type === 'tool-result' ? part.output.type : part.type))).toEqual(['text', 'error-text']);
-    expect(toolMessages[1]).toMatchObject({ output: { value: 'Error [invalid_arguments]: max_output_tokens must be an integer between 1 and 50000' } });
+    expect(toolMessages[1]).toMatchObject({
+      output: { value: 'Error [invalid_arguments]: max_output_tokens must be an integer between 1 and 50000' },
+    });
     expect(second).toMatchObject({ output: { ok: false, error: { code: 'invalid_arguments' } } });
     expect(host.calls).toHaveLength(2);
   });
@@ -74,7 +86,13 @@ describe('createAiSdkTools', () => {
       [{ toolName: 'search_tools', input: { query: 'create a github issue' } }],
       [{ toolName: 'github_create_issue', input: { title: 'From the AI SDK' } }],
     ]);
-    const result = await generateText({ model, tools: live.tools, prepareStep: live.prepareStep, prompt: 'file an issue', stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model,
+      tools: live.tools,
+      prepareStep: live.prepareStep,
+      prompt: 'file an issue',
+      stopWhen: stepCountIs(5),
+    });
     expect(result.text).toBe('done');
     const offered = model.doGenerateCalls.map((call) => (call.tools ?? []).map((tool) => tool.name));
     expect(offered[0]).toEqual(['exec_command', 'write_stdin', 'apply_patch', 'search_tools']);

@@ -14,7 +14,13 @@ export type AiSdkToolHost = Pick<ToolHost, 'tools' | 'call' | 'nextSegment'>;
 export type AiSdkToolSet = { [Name in BuiltinToolName]: Tool<BuiltinToolInputs[Name], ToolResult> };
 
 /** Every built-in tool name; a tool by another name comes from the catalog. */
-const BUILTIN_TOOLS: Record<BuiltinToolName, true> = { exec_command: true, write_stdin: true, apply_patch: true, search_tools: true, code_search: true };
+const BUILTIN_TOOLS: Record<BuiltinToolName, true> = {
+  exec_command: true,
+  write_stdin: true,
+  apply_patch: true,
+  search_tools: true,
+  code_search: true,
+};
 
 /** Maps a host result to what the model sees: `text`, or `error-text` for a failed call. */
 export function toModelOutput(result: ToolResult): { type: 'text'; value: string } | { type: 'error-text'; value: string } {
@@ -32,7 +38,9 @@ export function toAiSdkTool(host: Pick<ToolHost, 'call'>, definition: ToolDefini
     execute: (input: unknown) => host.call(definition.name, input),
     toModelOutput: ({ output }: { output: ToolResult }) => toModelOutput(output),
   };
-  return Object.hasOwn(BUILTIN_TOOLS, definition.name) ? tool<unknown, ToolResult>(parts) : tool<unknown, ToolResult>({ ...parts, type: 'dynamic' });
+  return Object.hasOwn(BUILTIN_TOOLS, definition.name)
+    ? tool<unknown, ToolResult>(parts)
+    : tool<unknown, ToolResult>({ ...parts, type: 'dynamic' });
 }
 
 /**

@@ -70,7 +70,11 @@ describe('typed AI SDK tools', () => {
       if (toolResult.dynamic) {
         expectTypeOf(toolResult.input).toBeUnknown();
         expectTypeOf(toolResult.output).toBeUnknown();
-        expect(toolResult).toMatchObject({ toolName: 'github_create_issue', input: { title: 'Typed' }, output: { ok: true, output: 'Created issue "Typed" as #1' } });
+        expect(toolResult).toMatchObject({
+          toolName: 'github_create_issue',
+          input: { title: 'Typed' },
+          output: { ok: true, output: 'Created issue "Typed" as #1' },
+        });
         seen.push(`dynamic ${toolResult.toolName}`);
         continue;
       }

@@ -21,7 +21,8 @@ export interface AnswerToolUsesOptions {
 }
 
 /** The host surface {@link answerToolUses} uses (a real host or the fake one). */
-export type AnthropicToolHost = Pick<ToolHost, 'call' | 'edit' | 'readPath' | 'budget'> & Partial<Pick<ToolHost, 'nextSegment' | 'recordCommand'>>;
+export type AnthropicToolHost = Pick<ToolHost, 'call' | 'edit' | 'readPath' | 'budget'> &
+  Partial<Pick<ToolHost, 'nextSegment' | 'recordCommand'>>;
 
 function isToolUse(block: unknown): block is AnthropicToolUseBlock {
   const candidate = block as AnthropicToolUseBlock;
@@ -49,19 +50,27 @@ function referencedTools(result: ToolResult): string[] {
  * messages.push({ role: 'assistant', content: message.content }, { role: 'user', content: await answerToolUses(message.content, host) });
  * ```
  */
-export async function answerToolUses(blocks: readonly unknown[], host: AnthropicToolHost, options: AnswerToolUsesOptions = {}): Promise<AnthropicToolResultBlock[]> {
+export async function answerToolUses(
+  blocks: readonly unknown[],
+  host: AnthropicToolHost,
+  options: AnswerToolUsesOptions = {},
+): Promise<AnthropicToolResultBlock[]> {
   const results: AnthropicToolResultBlock[] = [];
   for (const block of blocks) {
     if (!isToolUse(block)) continue;
     let result: ToolResult;
     if (block.name === ANTHROPIC_BASH_TOOL) result = await runBash(host, block.input, { ...options.bash, callId: block.id });
-    else if (block.name === ANTHROPIC_TEXT_EDITOR_TOOL) result = await runTextEditor(host, block.input, { ...options.textEditor, callId: block.id });
+    else if (block.name === ANTHROPIC_TEXT_EDITOR_TOOL)
+      result = await runTextEditor(host, block.input, { ...options.textEditor, callId: block.id });
     else result = await host.call(block.name, block.input ?? {}, { callId: block.id });
     options.onResult?.(block, result);
     const answer: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.output };
     const references = options.toolReferences && block.name === 'search_tools' ? referencedTools(result) : [];
     if (references.length) {
-      answer.content = [{ type: 'text', text: result.output }, ...references.map((name) => ({ type: 'tool_reference' as const, tool_name: name }))];
+      answer.content = [
+        { type: 'text', text: result.output },
+        ...references.map((name) => ({ type: 'tool_reference' as const, tool_name: name })),
+      ];
       if (Array.isArray(result.data?.expanded) && result.data.expanded.length) host.nextSegment?.();
     }
     if (!result.ok) answer.is_error = true;

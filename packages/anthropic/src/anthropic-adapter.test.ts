@@ -36,7 +36,11 @@ describe('answerToolUses', () => {
     );
     expect(results).toHaveLength(3);
     expect(results[0]).toEqual({ type: 'tool_result', tool_use_id: 'toolu_1', content: expect.stringMatching(/Output:\nREADME\.md\n$/) });
-    expect(results[1]).toMatchObject({ tool_use_id: 'toolu_2', is_error: true, content: expect.stringMatching(/^Error \[unknown_session\]/) });
+    expect(results[1]).toMatchObject({
+      tool_use_id: 'toolu_2',
+      is_error: true,
+      content: expect.stringMatching(/^Error \[unknown_session\]/),
+    });
     expect(results[2]).toEqual({
       type: 'tool_result',
       tool_use_id: 'toolu_3',
@@ -49,7 +53,9 @@ describe('answerToolUses', () => {
   it('reports each full result through onResult', async () => {
     const host = createFakeToolHost({ environment: linux });
     const seen: string[] = [];
-    await answerToolUses([{ type: 'tool_use', id: 't', name: 'nope', input: {} }], host, { onResult: (block, result) => seen.push(`${block.id}:${result.error?.code}`) });
+    await answerToolUses([{ type: 'tool_use', id: 't', name: 'nope', input: {} }], host, {
+      onResult: (block, result) => seen.push(`${block.id}:${result.error?.code}`),
+    });
     expect(seen).toEqual(['t:unknown_tool']);
   });
 });

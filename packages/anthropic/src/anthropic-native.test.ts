@@ -26,7 +26,13 @@ describe('toAnthropicTools native', () => {
   it('pins bash and the text editor in place of their tools, and deferred catalog tools with defer_loading', async () => {
     const host = createFakeToolHost({ profile: 'advanced', shellProfile: 'unix_like', environment: linux, catalog });
     const tools = toAnthropicTools(host, { native: true, deferLoading: true, cacheControl: true });
-    expect(tools.map((tool) => tool.name)).toEqual(['bash', 'str_replace_based_edit_tool', 'search_tools', 'code_search', 'github_create_issue']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'bash',
+      'str_replace_based_edit_tool',
+      'search_tools',
+      'code_search',
+      'github_create_issue',
+    ]);
     await expect(JSON.stringify([tools[0], tools[1], tools[4]], null, 2) + '\n').toMatchFileSnapshot('./__pins__/native.tools.json');
     expect(tools[3].cache_control).toEqual({ type: 'ephemeral' });
     expect(tools[4]).not.toHaveProperty('cache_control');
@@ -34,27 +40,42 @@ describe('toAnthropicTools native', () => {
 
   it('answers search_tools with tool_reference blocks and makes the found tool callable', async () => {
     const host = createFakeToolHost({ environment: linux, catalog });
-    const [found] = await answerToolUses([{ type: 'tool_use', id: 's', name: 'search_tools', input: { query: 'github issue' } }], host, { toolReferences: true });
-    expect(found.content).toEqual([{ type: 'text', text: expect.stringContaining('github_create_issue') }, { type: 'tool_reference', tool_name: 'github_create_issue' }]);
-    const [created] = await answerToolUses([{ type: 'tool_use', id: 'c', name: 'github_create_issue', input: { title: 'Deferred' } }], host);
+    const [found] = await answerToolUses([{ type: 'tool_use', id: 's', name: 'search_tools', input: { query: 'github issue' } }], host, {
+      toolReferences: true,
+    });
+    expect(found.content).toEqual([
+      { type: 'text', text: expect.stringContaining('github_create_issue') },
+      { type: 'tool_reference', tool_name: 'github_create_issue' },
+    ]);
+    const [created] = await answerToolUses(
+      [{ type: 'tool_use', id: 'c', name: 'github_create_issue', input: { title: 'Deferred' } }],
+      host,
+    );
     expect(created).toEqual({ type: 'tool_result', tool_use_id: 'c', content: 'Created issue "Deferred"' });
     expect(toAnthropicTools(host, { deferLoading: true }).filter((tool) => 'defer_loading' in tool)).toEqual([]);
   });
 
   it('references no weak match search_tools lists without loading it', async () => {
     const host = createFakeToolHost({ environment: linux, catalog });
-    const [found] = await answerToolUses([{ type: 'tool_use', id: 's', name: 'search_tools', input: { query: 'githb isue' } }], host, { toolReferences: true });
+    const [found] = await answerToolUses([{ type: 'tool_use', id: 's', name: 'search_tools', input: { query: 'githb isue' } }], host, {
+      toolReferences: true,
+    });
     expect(found.content).toBe(
       'No tool matched "githb isue". To search again, name the action and the service, e.g. "create jira issue".\n\n' +
         'Weak matches (not loaded; search the exact name to load one):\ngithub_create_issue: Create a GitHub issue in a repository.',
     );
-    expect((await answerToolUses([{ type: 'tool_use', id: 'c', name: 'github_create_issue', input: { title: 'x' } }], host))[0].is_error).toBe(true);
+    expect(
+      (await answerToolUses([{ type: 'tool_use', id: 'c', name: 'github_create_issue', input: { title: 'x' } }], host))[0].is_error,
+    ).toBe(true);
   });
 });
 
 describe('str_replace_based_edit_tool', () => {
   it('views files with cat -n numbering and ranges, and folders two levels deep', async () => {
-    const host = createFakeToolHost({ environment: linux, files: { 'src/a.ts': 'one\ntwo\nthree\n', 'src/deep/b.ts': 'x', '.hidden': 'h', 'top.md': '' } });
+    const host = createFakeToolHost({
+      environment: linux,
+      files: { 'src/a.ts': 'one\ntwo\nthree\n', 'src/deep/b.ts': 'x', '.hidden': 'h', 'top.md': '' },
+    });
     const results = await answerToolUses(
       [
         editor('v1', { command: 'view', path: 'src/a.ts' }),
@@ -82,7 +103,9 @@ describe('str_replace_based_edit_tool', () => {
   it('budgets a large view like every tool output', async () => {
     const big = Array.from({ length: 4000 }, (_, index) => `line ${index} of a long generated file`).join('\n');
     const host = createFakeToolHost({ environment: linux, files: { 'big.txt': big } });
-    const [result] = await answerToolUses([editor('b', { command: 'view', path: 'big.txt' })], host, { textEditor: { maxOutputTokens: 200 } });
+    const [result] = await answerToolUses([editor('b', { command: 'view', path: 'big.txt' })], host, {
+      textEditor: { maxOutputTokens: 200 },
+    });
     expect(text(result)).toContain('     1\tline 0 of a long generated file');
     expect(text(result)).toContain('  4000\tline 3999 of a long generated file');
     expect(text(result)).toMatch(/tokens truncated|omitted|left out/);
@@ -103,10 +126,19 @@ describe('str_replace_based_edit_tool', () => {
     expect(text(results[0])).toBe(
       "The file win.txt has been edited. Here's the result of running `cat -n` on a snippet of win.txt:\n     1\talpha\n     2\tbeta GAMMA\n     3\tinserted\n     4\tdelta\n     5\tbeta\nReview the changes and make sure they are as expected. Edit the file again if necessary.",
     );
-    expect(text(results[1])).toBe('Error [patch_ambiguous]: No replacement was performed: old_str appears 2 times in win.txt, at lines 2, 5. Include more surrounding lines so it matches exactly once.');
-    expect(results[2]).toMatchObject({ is_error: true, content: expect.stringMatching(/^Error \[patch_context_not_found\]: No replacement was performed: old_str did not appear verbatim in win\.txt/) });
+    expect(text(results[1])).toBe(
+      'Error [patch_ambiguous]: No replacement was performed: old_str appears 2 times in win.txt, at lines 2, 5. Include more surrounding lines so it matches exactly once.',
+    );
+    expect(results[2]).toMatchObject({
+      is_error: true,
+      content: expect.stringMatching(
+        /^Error \[patch_context_not_found\]: No replacement was performed: old_str did not appear verbatim in win\.txt/,
+      ),
+    });
     expect(results[3].is_error).toBeUndefined();
-    expect(Buffer.from(await host.workspace.readFile('win.txt')).toString('utf8')).toBe('\ufeffalpha\r\nbeta GAMMA\r\ninserted\r\ndelta\r\n');
+    expect(Buffer.from(await host.workspace.readFile('win.txt')).toString('utf8')).toBe(
+      '\ufeffalpha\r\nbeta GAMMA\r\ninserted\r\ndelta\r\n',
+    );
   });
 
   it('creates files byte for byte, refuses to overwrite one as the reference editor does, and inserts with insert_text or new_str', async () => {
@@ -152,7 +184,10 @@ describe('str_replace_based_edit_tool', () => {
   });
 
   it('replaces a match at the very start that begins with a line break, and empties the last lines without leaving one behind', async () => {
-    const host = createFakeToolHost({ environment: linux, files: { 'lead.txt': '\nfirst\nsecond\n', 'tail.txt': 'keep\ndrop\nlast', 'tail2.txt': 'keep\ndrop\n' } });
+    const host = createFakeToolHost({
+      environment: linux,
+      files: { 'lead.txt': '\nfirst\nsecond\n', 'tail.txt': 'keep\ndrop\nlast', 'tail2.txt': 'keep\ndrop\n' },
+    });
     const results = await answerToolUses(
       [
         editor('s1', { command: 'str_replace', path: 'lead.txt', old_str: '\nfirst', new_str: 'FIRST' }),
@@ -165,7 +200,7 @@ describe('str_replace_based_edit_tool', () => {
     expect(host.files()).toEqual({ 'lead.txt': 'FIRST\nsecond\n', 'tail.txt': 'keep\n', 'tail2.txt': 'keep\n' });
   });
 
-  it('replaces only the matched bytes: an unterminated last line stays unterminated, new_str takes the file\'s CRLF', async () => {
+  it("replaces only the matched bytes: an unterminated last line stays unterminated, new_str takes the file's CRLF", async () => {
     const files = { 'crlf.txt': 'a\r\n}\r\nhello', 'lf.txt': 'a\n}\nhello', 'two.txt': 'a\nhello', 'mid.txt': 'a\nhello' };
     const host = createFakeToolHost({ environment: linux, files });
     const results = await answerToolUses(
@@ -218,7 +253,8 @@ describe('bash on a real host', () => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  const bash = async (input: Record<string, unknown>, options = {}) => (await answerToolUses([{ type: 'tool_use', id: 'b', name: 'bash', input }], host, { bash: options }))[0];
+  const bash = async (input: Record<string, unknown>, options = {}) =>
+    (await answerToolUses([{ type: 'tool_use', id: 'b', name: 'bash', input }], host, { bash: options }))[0];
 
   it('keeps one shell: the working folder and variables survive between calls; restart resets them', async () => {
     expect(await bash({ command: 'cd sub && export SEEN=yes' })).toEqual({ type: 'tool_result', tool_use_id: 'b', content: '' });
@@ -238,7 +274,11 @@ describe('bash on a real host', () => {
 
   it('counts a test run in the shell as verification for the gate once it completes, passing or failing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolhost-anthropic-gate-'));
-    const gated = createToolHost({ workspace: dir, shellProfile: 'unix_like', verification: { threshold: 1, isVerification: (cmd) => cmd.startsWith('test ') } });
+    const gated = createToolHost({
+      workspace: dir,
+      shellProfile: 'unix_like',
+      verification: { threshold: 1, isVerification: (cmd) => cmd.startsWith('test ') },
+    });
     try {
       const use = (id: string, name: string, input: Record<string, unknown>) => ({ type: 'tool_use', id, name, input });
       const results = await answerToolUses(
@@ -255,7 +295,17 @@ describe('bash on a real host', () => {
         ],
         gated,
       );
-      expect(results.map((result) => text(result).split(' ')[0] + (result.is_error ? '!' : ''))).toEqual(['File', 'Error!', '[exit', 'File', 'Error!', 'a.txt\nb.txt\n', 'Error!', '', 'File']);
+      expect(results.map((result) => text(result).split(' ')[0] + (result.is_error ? '!' : ''))).toEqual([
+        'File',
+        'Error!',
+        '[exit',
+        'File',
+        'Error!',
+        'a.txt\nb.txt\n',
+        'Error!',
+        '',
+        'File',
+      ]);
     } finally {
       await gated.close();
       rmSync(dir, { recursive: true, force: true });
@@ -263,7 +313,10 @@ describe('bash on a real host', () => {
   });
 
   it('rejects calls without a command', async () => {
-    expect(await bash({})).toMatchObject({ is_error: true, content: 'Error [invalid_arguments]: Invalid arguments for bash: command must be a non-empty string (or pass restart: true)' });
+    expect(await bash({})).toMatchObject({
+      is_error: true,
+      content: 'Error [invalid_arguments]: Invalid arguments for bash: command must be a non-empty string (or pass restart: true)',
+    });
   });
 });
 
@@ -277,7 +330,10 @@ describe('the real Anthropic SDK client against recorded responses', () => {
     const requests: Array<Record<string, unknown>> = [];
     const replay: typeof fetch = async (_url, init) => {
       requests.push(JSON.parse(init?.body as string) as Record<string, unknown>);
-      return new Response(turns[requests.length - 1], { status: 200, headers: { 'content-type': 'application/json', 'request-id': `req_${requests.length}` } });
+      return new Response(turns[requests.length - 1], {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'request-id': `req_${requests.length}` },
+      });
     };
     const client = new Anthropic({ apiKey: 'test-key', baseURL: 'http://127.0.0.1:9', fetch: replay, maxRetries: 0 });
     try {

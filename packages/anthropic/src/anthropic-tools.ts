@@ -64,7 +64,8 @@ export function toAnthropicTools(host: AnthropicToolsHost, options: AnthropicToo
     if (options.native && REPLACED_BY_BASH.has(tool.name)) {
       if (!bashListed) tools.push({ type: 'bash_20250124', name: ANTHROPIC_BASH_TOOL });
       bashListed = true;
-    } else if (options.native && tool.name === 'apply_patch') tools.push({ type: 'text_editor_20250728', name: ANTHROPIC_TEXT_EDITOR_TOOL });
+    } else if (options.native && tool.name === 'apply_patch')
+      tools.push({ type: 'text_editor_20250728', name: ANTHROPIC_TEXT_EDITOR_TOOL });
     else tools.push(customTool(tool));
   }
   if (options.deferLoading) for (const tool of host.deferredTools ?? []) tools.push({ ...customTool(tool), defer_loading: true });

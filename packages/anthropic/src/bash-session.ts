@@ -30,7 +30,6 @@ const START_SHELL = 'if command -v bash >/dev/null 2>&1; then exec bash --noprof
 
 const POLL_MS = 250;
 
-
 function outputText(output: string): string {
   const index = output.indexOf('\nOutput:\n');
   return index < 0 ? '' : output.slice(index + '\nOutput:\n'.length);
@@ -75,11 +74,18 @@ async function runCommand(host: BashHost, state: BashState, command: string, opt
   try {
     let chars = script;
     for (;;) {
-      const polled = await host.call('write_stdin', { session_id: sessionId, chars, yield_time_ms: POLL_MS, max_output_tokens: 50_000 }, { signal: controller.signal, callId: options.callId });
+      const polled = await host.call(
+        'write_stdin',
+        { session_id: sessionId, chars, yield_time_ms: POLL_MS, max_output_tokens: 50_000 },
+        { signal: controller.signal, callId: options.callId },
+      );
       chars = '';
       if (!polled.ok) {
         state.sessionId = undefined;
-        return errorResult(polled.error?.code ?? 'session_exited', `${text}${text && !text.endsWith('\n') ? '\n' : ''}The shell is gone (${polled.output}); the next command starts a new one, so the working folder and variables are reset.`);
+        return errorResult(
+          polled.error?.code ?? 'session_exited',
+          `${text}${text && !text.endsWith('\n') ? '\n' : ''}The shell is gone (${polled.output}); the next command starts a new one, so the working folder and variables are reset.`,
+        );
       }
       text += outputText(polled.output);
       const done = sentinel.exec(text);
@@ -102,7 +108,11 @@ async function runCommand(host: BashHost, state: BashState, command: string, opt
       }
       if (typeof polled.data?.exit_code === 'number') {
         state.sessionId = undefined;
-        const budgeted = await host.budget('bash', `${text}${text && !text.endsWith('\n') ? '\n' : ''}[the shell exited with code ${polled.data.exit_code}; the next command starts a new one]`, options.maxOutputTokens);
+        const budgeted = await host.budget(
+          'bash',
+          `${text}${text && !text.endsWith('\n') ? '\n' : ''}[the shell exited with code ${polled.data.exit_code}; the next command starts a new one]`,
+          options.maxOutputTokens,
+        );
         return okResult(budgeted.output);
       }
     }
@@ -125,7 +135,11 @@ export function runBash(host: BashHost, input: unknown, options: BashOptions = {
   const task = async (): Promise<ToolResult> => {
     const args = (typeof input === 'object' && input !== null ? input : {}) as { command?: unknown; restart?: unknown };
     const unknown = Object.keys(args).filter((key) => key !== 'command' && key !== 'restart');
-    if (unknown.length) return errorResult('invalid_arguments', `Invalid arguments for bash: unknown field ${JSON.stringify(unknown[0])}; expected command (string) or restart (true)`);
+    if (unknown.length)
+      return errorResult(
+        'invalid_arguments',
+        `Invalid arguments for bash: unknown field ${JSON.stringify(unknown[0])}; expected command (string) or restart (true)`,
+      );
     if (args.restart === true) {
       await stop(host, current);
       const failed = await start(host, current, options.callId);

@@ -1,4 +1,12 @@
-import { ANTHROPIC_NATIVE_VOCABULARY, errorResult, okResult, type ErrorCode, type FileOperation, type ToolHost, type ToolResult } from 'toolhost';
+import {
+  ANTHROPIC_NATIVE_VOCABULARY,
+  errorResult,
+  okResult,
+  type ErrorCode,
+  type FileOperation,
+  type ToolHost,
+  type ToolResult,
+} from 'toolhost';
 
 /** Options of Anthropic's text editor tool. */
 export interface TextEditorOptions {
@@ -77,7 +85,10 @@ async function view(host: EditorHost, args: Record<string, unknown>, options: Te
       [start, end] = range as [number, number];
       if (end === -1) end = lines.length;
       if (start < 1 || start > Math.max(1, lines.length) || end < start || end > lines.length) {
-        return fail('invalid_arguments', `view_range [${range.join(', ')}] is outside the file, which has ${lines.length} lines: use 1 <= start_line <= end_line <= ${lines.length}, or end_line -1.`);
+        return fail(
+          'invalid_arguments',
+          `view_range [${range.join(', ')}] is outside the file, which has ${lines.length} lines: use 1 <= start_line <= end_line <= ${lines.length}, or end_line -1.`,
+        );
       }
     }
     body = lines.length === 0 ? `${path} is empty.` : numberLines(lines.slice(start - 1, end), start);
@@ -95,7 +106,8 @@ async function create(host: EditorHost, args: Record<string, unknown>): Promise<
 
 async function strReplace(host: EditorHost, args: Record<string, unknown>): Promise<ToolResult> {
   const path = args.path as string;
-  if (typeof args.old_str !== 'string' || args.old_str === '') return fail('invalid_arguments', 'str_replace needs old_str: the exact, non-empty text to replace.');
+  if (typeof args.old_str !== 'string' || args.old_str === '')
+    return fail('invalid_arguments', 'str_replace needs old_str: the exact, non-empty text to replace.');
   if (args.new_str !== undefined && typeof args.new_str !== 'string') return fail('invalid_arguments', 'new_str must be a string.');
   const read = await readFile(host, path);
   if ('ok' in read) return read;
@@ -115,7 +127,8 @@ async function insert(host: EditorHost, args: Record<string, unknown>): Promise<
   const inserted = typeof args.insert_text === 'string' ? args.insert_text : args.new_str;
   if (typeof inserted !== 'string') return fail('invalid_arguments', 'insert needs insert_text (string): the text to insert.');
   const line = args.insert_line;
-  if (!Number.isInteger(line)) return fail('invalid_arguments', 'insert needs insert_line (integer): 0 inserts at the top, N after line N.');
+  if (!Number.isInteger(line))
+    return fail('invalid_arguments', 'insert needs insert_line (integer): 0 inserts at the top, N after line N.');
   const read = await readFile(host, path);
   if ('ok' in read) return read;
   const after = line as number;
@@ -142,7 +155,8 @@ export async function runTextEditor(editorHost: EditorHost, input: unknown, opti
           readPath: (path) => editorHost.readPath(path),
           budget: (...parts) => editorHost.budget(...parts),
         };
-  if (typeof args.path !== 'string' || args.path === '') return fail('invalid_arguments', 'Invalid arguments for str_replace_based_edit_tool: path must be a non-empty string');
+  if (typeof args.path !== 'string' || args.path === '')
+    return fail('invalid_arguments', 'Invalid arguments for str_replace_based_edit_tool: path must be a non-empty string');
   switch (args.command) {
     case 'view':
       return view(host, args, options);
@@ -153,6 +167,9 @@ export async function runTextEditor(editorHost: EditorHost, input: unknown, opti
     case 'insert':
       return insert(host, args);
     default:
-      return fail('invalid_arguments', `Invalid arguments for str_replace_based_edit_tool: command must be one of view, create, str_replace, insert; got ${JSON.stringify(args.command)}`);
+      return fail(
+        'invalid_arguments',
+        `Invalid arguments for str_replace_based_edit_tool: command must be one of view, create, str_replace, insert; got ${JSON.stringify(args.command)}`,
+      );
   }
 }

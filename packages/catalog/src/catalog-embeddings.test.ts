@@ -75,7 +75,8 @@ describe('catalog embedder (hybrid ranking)', () => {
     // Every request reads as one about pull requests to this embedder; the words point at the branch tool.
     const { embedder: byAxes, calls } = axesEmbedder();
     const embedder = async (texts: string[]) => byAxes(texts.map((text) => (text === 'create a branch' ? 'a pull request' : text)));
-    const order = async (embeddingWeight?: number) => names(await createToolCatalog(ENTRIES, { embedder, embeddingWeight }).find('create a branch', 2));
+    const order = async (embeddingWeight?: number) =>
+      names(await createToolCatalog(ENTRIES, { embedder, embeddingWeight }).find('create a branch', 2));
     const words = createToolCatalog(ENTRIES).search('create a branch', 2);
     expect(names(words)).toEqual(['github_create_branch', 'github_create_pull_request']);
     expect(await createToolCatalog(ENTRIES, { embedder, embeddingWeight: 0 }).find('create a branch', 2)).toEqual(words);
@@ -87,7 +88,9 @@ describe('catalog embedder (hybrid ranking)', () => {
   it('refuses an embedder that is not a function, and an embeddingWeight that is not a finite number >= 0', () => {
     expect(() => createToolCatalog(ENTRIES, { embedder: {} as never })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
     for (const embeddingWeight of [-1, Number.NaN, Number.POSITIVE_INFINITY, '1' as never, null as never]) {
-      expect(() => createToolCatalog(ENTRIES, { embeddingWeight }), String(embeddingWeight)).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+      expect(() => createToolCatalog(ENTRIES, { embeddingWeight }), String(embeddingWeight)).toThrow(
+        expect.objectContaining({ code: 'invalid_options' }),
+      );
     }
   });
 });

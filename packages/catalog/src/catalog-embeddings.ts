@@ -63,7 +63,10 @@ export class CatalogEmbeddings {
     if (!cachedQuery) texts.push(query);
     const vectors = await this.embedder(texts);
     if (!Array.isArray(vectors) || vectors.length !== texts.length) {
-      throw new ToolHostError('invalid_options', `catalog embedder returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${texts.length} texts`);
+      throw new ToolHostError(
+        'invalid_options',
+        `catalog embedder returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${texts.length} texts`,
+      );
     }
     // Every vector is checked before any is kept, so a bad answer leaves the tools pending for the next search.
     const units = batch.map((entry, position) => unitVector(vectors[position], entry.name));

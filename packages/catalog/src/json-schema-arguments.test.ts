@@ -73,7 +73,10 @@ describe('validateJsonSchemaArguments', () => {
     const schema = { type: 'object', properties: { id: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^\\d+$' }] } } };
     expect(validateJsonSchemaArguments('x', schema, { id: 4 }).ok).toBe(true);
     expect(validateJsonSchemaArguments('x', schema, { id: '42' }).ok).toBe(true);
-    expect(validateJsonSchemaArguments('x', schema, { id: 'abc' })).toEqual({ ok: false, message: 'Invalid arguments for x: "id" does not match any allowed form' });
+    expect(validateJsonSchemaArguments('x', schema, { id: 'abc' })).toEqual({
+      ok: false,
+      message: 'Invalid arguments for x: "id" does not match any allowed form',
+    });
   });
 
   it('reports at most five problems', () => {
@@ -94,12 +97,23 @@ describe('validateJsonSchemaArguments', () => {
       },
     };
     expect(validateJsonSchemaArguments('x', schema, { when: 'not a date', count: null, tags: ['a'] }).ok).toBe(true);
-    expect(validateJsonSchemaArguments('x', schema, { count: 7 })).toEqual({ ok: false, message: 'Invalid arguments for x: "count" must be multiple of 5' });
+    expect(validateJsonSchemaArguments('x', schema, { count: 7 })).toEqual({
+      ok: false,
+      message: 'Invalid arguments for x: "count" must be multiple of 5',
+    });
     // An integer fits both branches of this oneOf: JSON Schema rejects it, and the message says why.
-    expect(validateJsonSchemaArguments('x', schema, { id: 3 })).toEqual({ ok: false, message: 'Invalid arguments for x: "id" matches more than one allowed form' });
+    expect(validateJsonSchemaArguments('x', schema, { id: 3 })).toEqual({
+      ok: false,
+      message: 'Invalid arguments for x: "id" matches more than one allowed form',
+    });
     expect(validateJsonSchemaArguments('x', schema, { id: 2.5 }).ok).toBe(true);
-    expect((validateJsonSchemaArguments('x', schema, { tags: ['a', 'a'] }) as { message: string }).message).toContain('"tags" must NOT have duplicate items');
-    expect(validateJsonSchemaArguments('x', schema, { count: Number.POSITIVE_INFINITY })).toEqual({ ok: false, message: 'Invalid arguments for x: "count" must be a finite number' });
+    expect((validateJsonSchemaArguments('x', schema, { tags: ['a', 'a'] }) as { message: string }).message).toContain(
+      '"tags" must NOT have duplicate items',
+    );
+    expect(validateJsonSchemaArguments('x', schema, { count: Number.POSITIVE_INFINITY })).toEqual({
+      ok: false,
+      message: 'Invalid arguments for x: "count" must be a finite number',
+    });
   });
 
   it('treats a field set to undefined as not sent, and leaves a schema ajv cannot compile unchecked', () => {

@@ -29,7 +29,12 @@ function article(type: string): string {
 
 /** `/meta/id` → `meta.id`, `/labels/1` → `labels[1]`; the root is "arguments". */
 function fieldName(instancePath: string, child?: string): string {
-  const segments = instancePath ? instancePath.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~')) : [];
+  const segments = instancePath
+    ? instancePath
+        .slice(1)
+        .split('/')
+        .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    : [];
   if (child !== undefined) segments.push(child);
   let name = '';
   for (const segment of segments) name += /^\d+$/.test(segment) ? `[${segment}]` : name ? `.${segment}` : segment;
@@ -61,7 +66,9 @@ function nonFiniteNumbers(value: unknown, path: string, found: string[], depth =
   if (found.length >= MAX_PROBLEMS || depth > 32) return found;
   if (typeof value === 'number' && !Number.isFinite(value)) found.push(`"${fieldName(path)}" must be a finite number`);
   else if (Array.isArray(value)) value.forEach((item, index) => nonFiniteNumbers(item, `${path}/${index}`, found, depth + 1));
-  else if (isObject(value)) for (const [key, item] of Object.entries(value)) nonFiniteNumbers(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, found, depth + 1);
+  else if (isObject(value))
+    for (const [key, item] of Object.entries(value))
+      nonFiniteNumbers(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, found, depth + 1);
   return found;
 }
 
@@ -83,7 +90,9 @@ function describeErrors(errors: ErrorObject[]): string[] {
         const key = String(params.missingProperty);
         const property = isObject(parent.properties) ? parent.properties[key] : undefined;
         const expected = isObject(property) ? property.type : undefined;
-        problems.push(`missing required field "${fieldName(error.instancePath, key)}"${typeof expected === 'string' ? ` (expected ${expected})` : ''}`);
+        problems.push(
+          `missing required field "${fieldName(error.instancePath, key)}"${typeof expected === 'string' ? ` (expected ${expected})` : ''}`,
+        );
         break;
       }
       case 'type': {
@@ -95,11 +104,15 @@ function describeErrors(errors: ErrorObject[]): string[] {
         problems.push(`"${field}" must be ${JSON.stringify(params.allowedValue)}`);
         break;
       case 'enum':
-        problems.push(`"${field}" must be one of ${(params.allowedValues as unknown[]).map((option) => JSON.stringify(option)).join(', ')}`);
+        problems.push(
+          `"${field}" must be one of ${(params.allowedValues as unknown[]).map((option) => JSON.stringify(option)).join(', ')}`,
+        );
         break;
       case 'anyOf':
       case 'oneOf':
-        problems.push(params.passingSchemas ? `"${field}" matches more than one allowed form` : `"${field}" does not match any allowed form`);
+        problems.push(
+          params.passingSchemas ? `"${field}" matches more than one allowed form` : `"${field}" does not match any allowed form`,
+        );
         break;
       case 'minLength':
         problems.push(`"${field}" is too short: expected length >=${String(params.limit)}`);
@@ -156,7 +169,11 @@ function describeErrors(errors: ErrorObject[]): string[] {
  * objects follow `additionalProperties` as written. A schema ajv cannot compile (e.g. an external `$ref`) is not
  * checked: the handler receives the arguments as sent. On success the value has top-level `default`s filled in.
  */
-export function validateJsonSchemaArguments(toolName: string, schema: Record<string, unknown>, args: Record<string, unknown>): ArgumentsCheck<Record<string, unknown>> {
+export function validateJsonSchemaArguments(
+  toolName: string,
+  schema: Record<string, unknown>,
+  args: Record<string, unknown>,
+): ArgumentsCheck<Record<string, unknown>> {
   // A field set to undefined is a field not sent (JSON has no undefined).
   const value: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(args)) if (item !== undefined) value[key] = item;

@@ -219,7 +219,8 @@ export class LexicalIndex {
       // Swap with the last posting: order within a list does not matter.
       const last = list.slots.length - 1;
       list.slots[index] = list.slots[last];
-      for (let position = 0; position < FIELD_COUNT; position++) list.frequencies[index * FIELD_COUNT + position] = list.frequencies[last * FIELD_COUNT + position];
+      for (let position = 0; position < FIELD_COUNT; position++)
+        list.frequencies[index * FIELD_COUNT + position] = list.frequencies[last * FIELD_COUNT + position];
       list.slots.pop();
       list.frequencies.length = last * FIELD_COUNT;
       if (last === 0) {
@@ -406,7 +407,13 @@ export class LexicalIndex {
       let nameSize = this.nameSizes[slot];
       const first = this.firstWords[slot];
       // An unsaid server prefix does not count against the name share. (nameWeight counts it when it was said.)
-      if (nameSize > 1 && first !== undefined && !reaches.has(first) && (this.firstWordCount.get(first) ?? 0) >= LEXICAL_WEIGHTS.prefixTools) nameSize -= 1;
+      if (
+        nameSize > 1 &&
+        first !== undefined &&
+        !reaches.has(first) &&
+        (this.firstWordCount.get(first) ?? 0) >= LEXICAL_WEIGHTS.prefixTools
+      )
+        nameSize -= 1;
       const nameShare = nameSize ? Math.min(1, nameWeight[slot] / nameSize) : 0;
       const coverage = LEXICAL_WEIGHTS.rarityCoverage ? (totalIdf > 0 ? covered / totalIdf : 0) : matchedGroups / groups;
       const score = roundScore(sum * coverage ** LEXICAL_WEIGHTS.coveragePower * (1 + LEXICAL_WEIGHTS.nameCoverageBonus * nameShare));

@@ -21,7 +21,16 @@ describe('buildQueryTerms', () => {
   it('lets a file name or path stand for "file" too, but not a domain name', () => {
     expect(termsOf('delete README.old from the repo')).toContain(stemWord('file'));
     expect(termsOf('show src/index.ts')).toContain(stemWord('file'));
-    for (const name of ['edit vite.config.ts', 'read index.d.ts', 'print .env', 'fix .eslintrc.json', 'open README.md.', 'cat /etc/nginx/nginx.conf', 'append to ~/notes.txt', 'see **README.md**']) {
+    for (const name of [
+      'edit vite.config.ts',
+      'read index.d.ts',
+      'print .env',
+      'fix .eslintrc.json',
+      'open README.md.',
+      'cat /etc/nginx/nginx.conf',
+      'append to ~/notes.txt',
+      'see **README.md**',
+    ]) {
       expect(termsOf(name), name).toContain(stemWord('file'));
     }
     expect(termsOf('go to example.com')).not.toContain(stemWord('file'));

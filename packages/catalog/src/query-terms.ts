@@ -34,7 +34,8 @@ function transposed(term: string, known: (term: string) => boolean): string | un
  * A file name or path in a request ("README.old", "src/index.ts", "vite.config.ts", ".env", "/etc/nginx/nginx.conf",
  * "~/notes.txt"), possibly at the end of a sentence: its first word also stands for "file".
  */
-const FILE_NAME = /(?:^|[\s"'`(*[])((?:~?\/)?(?:[\w.-]+\/)*\.?(?:[\w-]+(?:\.[\w-]+)*)?\.(?:ts|tsx|js|jsx|mjs|cjs|json|md|txt|py|go|rs|java|rb|php|c|h|cpp|cs|sh|yaml|yml|toml|ini|cfg|conf|env|csv|log|xml|html|css|sql|pdf|png|jpe?g|gif|svg|zip|lock|old|bak))(?=$|[\s"'`),;:!?*\]]|\.(?:\s|$))/gi;
+const FILE_NAME =
+  /(?:^|[\s"'`(*[])((?:~?\/)?(?:[\w.-]+\/)*\.?(?:[\w-]+(?:\.[\w-]+)*)?\.(?:ts|tsx|js|jsx|mjs|cjs|json|md|txt|py|go|rs|java|rb|php|c|h|cpp|cs|sh|yaml|yml|toml|ini|cfg|conf|env|csv|log|xml|html|css|sql|pdf|png|jpe?g|gif|svg|zip|lock|old|bak))(?=$|[\s"'`),;:!?*\]]|\.(?:\s|$))/gi;
 
 /** Words that may come before a request's verb without being the verb ("please", "I want to", "could you"). */
 const PREAMBLE = new Set('please kindly just i we you can could would will need want wants like to let me us go ahead and now'.split(' '));
@@ -101,7 +102,8 @@ export function buildQueryTerms(text: string, known: (term: string) => boolean):
     if (next !== undefined) {
       const compound = stemWord(word + next);
       const covered = [group, groupOf.get(position + 1)].filter((value): value is number => value !== undefined);
-      if (covered.length && known(compound)) push({ term: compound, groups: covered, weight: COMPOUND_WEIGHT, fuzzy: false, prefix: false });
+      if (covered.length && known(compound))
+        push({ term: compound, groups: covered, weight: COMPOUND_WEIGHT, fuzzy: false, prefix: false });
     }
   }
   return { terms, groups: groupOf.size };

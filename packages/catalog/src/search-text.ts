@@ -14,8 +14,10 @@ export function nameKey(name: string): string {
 }
 
 const STOP_WORDS = new Set(
-  ('a an and are as at be by can do does for from has have how i if in into is it its me my of on or our so that the their them ' +
-    'then there these this those to us was we were what when where which who whom why will with you your').split(' '),
+  (
+    'a an and are as at be by can do does for from has have how i if in into is it its me my of on or our so that the their them ' +
+    'then there these this those to us was we were what when where which who whom why will with you your'
+  ).split(' '),
 );
 
 /** Extra words that carry no meaning in a tool search query ("I need a tool to ..."). */

@@ -21,7 +21,13 @@ const entries: CatalogEntry[] = [
     handler: () => 'ok',
   },
   { name: 'github_list_issues', description: 'Lists GitHub issues.', inputSchema: { type: 'object', properties: {} }, handler: () => 'ok' },
-  { name: 'weather_now', description: 'Current weather.', inputSchema: { type: 'object', properties: {} }, handler: () => 'ok', deferred: false },
+  {
+    name: 'weather_now',
+    description: 'Current weather.',
+    inputSchema: { type: 'object', properties: {} },
+    handler: () => 'ok',
+    deferred: false,
+  },
 ];
 
 function setup(status: Record<string, ToolAvailability> = {}) {
@@ -31,7 +37,8 @@ function setup(status: Record<string, ToolAvailability> = {}) {
     availability: (name) => status[name] ?? (name === 'weather_now' ? 'callable' : 'hidden'),
     onMatched: (names) => matched.push(names),
   });
-  const run = (args: Record<string, unknown>) => tool.execute({ limit: 5, detail_level: 'name_description', max_output_tokens: 10_000, ...args }, context);
+  const run = (args: Record<string, unknown>) =>
+    tool.execute({ limit: 5, detail_level: 'name_description', max_output_tokens: 10_000, ...args }, context);
   return { run, matched };
 }
 
@@ -127,7 +134,11 @@ describe('search_tools', () => {
     ]);
     const named = await run({ query: 'weather_now' });
     expect(named.output).toBe('weather_now: Current weather.\n\nLoaded for your next request (callable from then on): weather_now.');
-    expect(matched).toEqual([['github_list_issues', 'github_create_issue'], ['github_list_issues', 'github_create_issue'], ['weather_now']]);
+    expect(matched).toEqual([
+      ['github_list_issues', 'github_create_issue'],
+      ['github_list_issues', 'github_create_issue'],
+      ['weather_now'],
+    ]);
   });
 
   it('says a weak match that is already callable is callable', async () => {
@@ -143,7 +154,10 @@ describe('search_tools', () => {
 
   it('says so when the catalog is empty', async () => {
     const tool = createSearchToolsTool({ catalog: createToolCatalog([]), availability: () => 'hidden', onMatched: () => undefined });
-    const result = await tool.execute({ query: 'anything', limit: 5, detail_level: 'name_description', max_output_tokens: 10_000 }, context);
+    const result = await tool.execute(
+      { query: 'anything', limit: 5, detail_level: 'name_description', max_output_tokens: 10_000 },
+      context,
+    );
     expect(result).toEqual({ ok: true, output: 'No tools matched "anything": the catalog is empty.', data: { matches: [], expanded: [] } });
   });
 

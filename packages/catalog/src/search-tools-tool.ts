@@ -64,8 +64,12 @@ export function createSearchToolsTool(options: SearchToolsOptions): ToolImplemen
       const strong = matches.filter((match) => !match.weak);
       const weak = matches.filter((match) => match.weak);
       const sections: string[] = [];
-      if (strong.length) sections.push(strong.map((match) => formatMatch(match, args.detail_level)).join(args.detail_level === 'full' ? '\n\n' : '\n'));
-      else sections.push(`No tool matched ${JSON.stringify(args.query)}. To search again, name the action and the service, e.g. "create jira issue".`);
+      if (strong.length)
+        sections.push(strong.map((match) => formatMatch(match, args.detail_level)).join(args.detail_level === 'full' ? '\n\n' : '\n'));
+      else
+        sections.push(
+          `No tool matched ${JSON.stringify(args.query)}. To search again, name the action and the service, e.g. "create jira issue".`,
+        );
       if (weak.length) {
         // Not loaded, so no input schema: one line each.
         const detail = args.detail_level === 'name' ? 'name' : 'name_description';
@@ -76,7 +80,13 @@ export function createSearchToolsTool(options: SearchToolsOptions): ToolImplemen
       if (now.length) notes.push(`Already callable: ${now.join(', ')}.`);
       if (notes.length) sections.push(notes.join('\n'));
       return okResult(sections.join('\n\n'), {
-        matches: matches.map((match) => ({ name: match.entry.name, score: match.score, exact: match.exact, weak: match.weak, available: availableOf(match) })),
+        matches: matches.map((match) => ({
+          name: match.entry.name,
+          score: match.score,
+          exact: match.exact,
+          weak: match.weak,
+          available: availableOf(match),
+        })),
         expanded,
       });
     },

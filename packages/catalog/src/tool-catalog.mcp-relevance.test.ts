@@ -75,8 +75,14 @@ describe('requests no real-server tool serves (no embedder)', () => {
   it('load nothing: no word of a nonsense or a weather request reaches a tool as written', () => {
     for (const query of [NONSENSE_REQUEST, ...WEATHER_REQUESTS]) {
       const matches = words.search(query, 5);
-      expect(matches.filter((match) => !match.weak), query).toEqual([]);
-      expect(matches.every((match) => match.score > 0), query).toBe(true);
+      expect(
+        matches.filter((match) => !match.weak),
+        query,
+      ).toEqual([]);
+      expect(
+        matches.every((match) => match.score > 0),
+        query,
+      ).toBe(true);
     }
   });
 });
@@ -95,7 +101,9 @@ describe('misspelled requests (no embedder)', () => {
     };
     const twoEdits = listed(2);
     const threeEdits = listed(3);
-    console.log(`misspelled requests, first expected tool listed in the top 5: 2 edits a word ${twoEdits.toFixed(3)}, 3 edits ${threeEdits.toFixed(3)}`);
+    console.log(
+      `misspelled requests, first expected tool listed in the top 5: 2 edits a word ${twoEdits.toFixed(3)}, 3 edits ${threeEdits.toFixed(3)}`,
+    );
     // Measured: 0.585 and 0.410 (with character trigrams as the fallback, 0.556 and 0.383).
     expect(twoEdits).toBeGreaterThanOrEqual(0.57);
     expect(threeEdits).toBeGreaterThanOrEqual(0.4);
@@ -180,7 +188,9 @@ describe('hybrid fusion with an embedder of known quality', () => {
     const hybrid = await measureHeldOut(createToolCatalog(entries, { embedder }));
     const half = await measureHeldOut(createToolCatalog(entries, { embedder, embeddingWeight: 0.5 }));
     console.log(`embedder always right\n${format('fresh held-out', hybrid.fresh)}\n${format('unseen held-out', hybrid.unseen)}`);
-    console.log(`embedder always right, embedding weight 0.5\n${format('fresh held-out', half.fresh)}\n${format('unseen held-out', half.unseen)}`);
+    console.log(
+      `embedder always right, embedding weight 0.5\n${format('fresh held-out', half.fresh)}\n${format('unseen held-out', half.unseen)}`,
+    );
     expect(failures).toEqual([]);
     // Measured: 0.993 / 0.997 and 0.977 / 0.996; at weight 0.5, 0.850 / 0.986 and 0.750 / 0.989. (Fixed equal weights
     // give 0.932 and 0.909 top-1; the word ranking at twice the embedding's weight, as before this fusion, 0.755 and 0.659.)

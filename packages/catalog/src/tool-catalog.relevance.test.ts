@@ -11,7 +11,8 @@ describe('search relevance on the hand-written catalog', () => {
   it('has at least 300 tools and 60 queries whose expected tools exist', () => {
     expect(entries.length).toBeGreaterThanOrEqual(300);
     expect(RELEVANCE_QUERIES.length).toBeGreaterThanOrEqual(60);
-    for (const query of RELEVANCE_QUERIES) for (const name of query.expected) expect(catalog.get(name), `${query.query} expects ${name}`).toBeDefined();
+    for (const query of RELEVANCE_QUERIES)
+      for (const name of query.expected) expect(catalog.get(name), `${query.query} expects ${name}`).toBeDefined();
   });
 
   it('reaches top-1 >= 0.85 and recall@5 >= 0.97', () => {
@@ -21,7 +22,10 @@ describe('search relevance on the hand-written catalog', () => {
     const byKind = new Map<string, { count: number; top1: number }>();
     for (const query of RELEVANCE_QUERIES) {
       // What search_tools loads: weak matches are only listed.
-      const names = catalog.search(query.query, 5).filter((match) => !match.weak).map((match) => match.entry.name);
+      const names = catalog
+        .search(query.query, 5)
+        .filter((match) => !match.weak)
+        .map((match) => match.entry.name);
       const hit = names[0] === query.expected[0];
       const found = query.expected.filter((name) => names.includes(name)).length / query.expected.length;
       top1 += hit ? 1 : 0;
@@ -30,7 +34,8 @@ describe('search relevance on the hand-written catalog', () => {
       kind.count += 1;
       kind.top1 += hit ? 1 : 0;
       byKind.set(query.kind, kind);
-      if (!hit || found < 1) misses.push(`  ${JSON.stringify(query.query)}: expected ${query.expected.join(', ')}; got ${names.join(', ')}`);
+      if (!hit || found < 1)
+        misses.push(`  ${JSON.stringify(query.query)}: expected ${query.expected.join(', ')}; got ${names.join(', ')}`);
     }
     const top1Rate = top1 / RELEVANCE_QUERIES.length;
     const recallRate = recall / RELEVANCE_QUERIES.length;
@@ -46,10 +51,18 @@ describe('search relevance on the hand-written catalog', () => {
   it('loads nothing for a nonsense request, nor for a weather request once the weather tool is left out', () => {
     const withoutWeather = createToolCatalog(entries.filter((entry) => entry.name !== 'weather_forecast'));
     for (const query of [NONSENSE_REQUEST, ...WEATHER_REQUESTS]) {
-      expect(withoutWeather.search(query, 5).filter((match) => !match.weak), query).toEqual([]);
+      expect(
+        withoutWeather.search(query, 5).filter((match) => !match.weak),
+        query,
+      ).toEqual([]);
     }
     // With it, a request whose words it has finds it.
-    expect(catalog.search('weather forecast for Berlin', 5).filter((match) => !match.weak).map((match) => match.entry.name)).toEqual(['weather_forecast']);
+    expect(
+      catalog
+        .search('weather forecast for Berlin', 5)
+        .filter((match) => !match.weak)
+        .map((match) => match.entry.name),
+    ).toEqual(['weather_forecast']);
   });
 
   it('prunes exactly: a small limit gives the head of a large one', () => {
@@ -57,7 +70,10 @@ describe('search relevance on the hand-written catalog', () => {
       if (kind === 'multi') continue;
       const wide = catalog.search(query, 25);
       const narrow = catalog.search(query, 3);
-      expect(narrow.map((match) => match.entry.name), query).toEqual(wide.slice(0, 3).map((match) => match.entry.name));
+      expect(
+        narrow.map((match) => match.entry.name),
+        query,
+      ).toEqual(wide.slice(0, 3).map((match) => match.entry.name));
     }
   });
 });

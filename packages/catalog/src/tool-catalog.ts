@@ -126,7 +126,8 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
   const byKey = new Map<string, string[]>();
   const index = new LexicalIndex();
   const nearest = new NearestSpellings();
-  if (options.embedder !== undefined && typeof options.embedder !== 'function') throw new ToolHostError('invalid_options', 'catalog embedder must be a function');
+  if (options.embedder !== undefined && typeof options.embedder !== 'function')
+    throw new ToolHostError('invalid_options', 'catalog embedder must be a function');
   const embeddingWeight = options.embeddingWeight === undefined ? FUSION.embedding : options.embeddingWeight;
   if (typeof embeddingWeight !== 'number' || !Number.isFinite(embeddingWeight) || embeddingWeight < 0) {
     throw new ToolHostError('invalid_options', `catalog embeddingWeight must be a finite number >= 0, got ${String(embeddingWeight)}`);
@@ -142,9 +143,12 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
       throw new ToolHostError('invalid_options', `catalog entry name ${JSON.stringify(entry.name)} must match ${NAME}`);
     }
     if (records.has(entry.name)) throw new ToolHostError('duplicate_tool', `catalog entry ${entry.name} is already registered`);
-    if (typeof entry.description !== 'string') throw new ToolHostError('invalid_options', `catalog entry ${entry.name} needs a description`);
-    if (typeof entry.handler !== 'function') throw new ToolHostError('invalid_options', `catalog entry ${entry.name} needs a handler function`);
-    if (!entry.inputSchema || typeof entry.inputSchema !== 'object') throw new ToolHostError('invalid_options', `catalog entry ${entry.name} needs an inputSchema object`);
+    if (typeof entry.description !== 'string')
+      throw new ToolHostError('invalid_options', `catalog entry ${entry.name} needs a description`);
+    if (typeof entry.handler !== 'function')
+      throw new ToolHostError('invalid_options', `catalog entry ${entry.name} needs a handler function`);
+    if (!entry.inputSchema || typeof entry.inputSchema !== 'object')
+      throw new ToolHostError('invalid_options', `catalog entry ${entry.name} needs an inputSchema object`);
     if (entry.tags !== undefined && (!Array.isArray(entry.tags) || entry.tags.some((tag) => typeof tag !== 'string'))) {
       throw new ToolHostError('invalid_options', `catalog entry ${entry.name} tags must be an array of strings`);
     }
@@ -174,7 +178,11 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
     // A plain word names a tool only when spelled exactly; separators or camelCase mark an identifier.
     if (!/[_.-]|\p{Ll}\p{Lu}/u.test(token)) return undefined;
     const key = nameKey(token);
-    const separatorsOnly = token.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join('_');
+    const separatorsOnly = token
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+      .join('_');
     return (byKey.get(key) ?? byKey.get(separatorsOnly))?.[0];
   };
 
@@ -184,7 +192,12 @@ export function createToolCatalog(entries: CatalogEntry[] = [], options: ToolCat
   };
 
   /** A ranked hit as a match (not an exact-name selection). */
-  const matchOf = (hit: RankedHit, weakMatch = false): CatalogMatch => ({ entry: records.get(hit.id)!, score: hit.score, exact: false, weak: weakMatch });
+  const matchOf = (hit: RankedHit, weakMatch = false): CatalogMatch => ({
+    entry: records.get(hit.id)!,
+    score: hit.score,
+    exact: false,
+    weak: weakMatch,
+  });
 
   /** The word ranking, matches before weak ones. */
   const rank = (text: string, exclude: Set<string>, needed: number): CatalogMatch[] =>

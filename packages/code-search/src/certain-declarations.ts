@@ -37,12 +37,15 @@ export function declaresByItsLine(text: string, start: number, length: number, g
     if (after === 61 /* = */) return text.charCodeAt(afterAt + 1) !== 61;
     if (after === 58 /* : */) {
       const annotation = text.charCodeAt(skipSpacesForward(text, afterAt + 1));
-      return isWordCode(annotation) || annotation === 34 /* " */ || annotation === 39 /* ' */ || annotation === 40 /* ( */ || annotation === 91; /* [ */
+      return (
+        isWordCode(annotation) || annotation === 34 /* " */ || annotation === 39 /* ' */ || annotation === 40 /* ( */ || annotation === 91
+      ); /* [ */
     }
     return false;
   }
   // Go: `NAME := …` and `NAME, b := …` start a statement (a short variable declaration).
-  if (grammar === 'go' && /^[ \t]*$/.test(head)) return /^[ \t]*(?:,[ \t]*[A-Za-z_]\w*[ \t]*)*:=/.test(text.slice(start + length, lineEnd(text, start)));
+  if (grammar === 'go' && /^[ \t]*$/.test(head))
+    return /^[ \t]*(?:,[ \t]*[A-Za-z_]\w*[ \t]*)*:=/.test(text.slice(start + length, lineEnd(text, start)));
   const match = pattern.exec(head);
   if (!match) return false;
   // A method's name, not a function literal's result type (`func(r rune) bool {`).
@@ -54,7 +57,11 @@ export function declaresByItsLine(text: string, start: number, length: number, g
     // A path (`let a::B { x } = …`), not a name.
     if (after === 58 && text.charCodeAt(afterAt + 1) === 58) return false;
     // `const NAME: T = …;` and `static NAME: T;`, not a const generic parameter on a line of its own (`const N: usize,`).
-    if ((keyword === 'const' || keyword === 'static') && (after !== 58 /* : */ || !text.slice(afterAt, lineEnd(text, afterAt)).includes(';'))) return false;
+    if (
+      (keyword === 'const' || keyword === 'static') &&
+      (after !== 58 /* : */ || !text.slice(afterAt, lineEnd(text, afterAt)).includes(';'))
+    )
+      return false;
     // `let NAME`, `let NAME: T`, `let NAME = …`, `let NAME;`, after a finished statement.
     if (keyword === 'let') {
       if (after !== 58 && after !== 61 /* = */ && after !== 59 /* ; */) return false;
@@ -93,7 +100,8 @@ export function bracketStates(text: string, spans: readonly Span[], starts: read
   let span = 0;
   let at = 0;
   for (let index = 0; at < starts.length; index++) {
-    while (at < starts.length && starts[at]! <= index) flags[at++] = { depth: open.length, inTokenTree: open.length > 0 && open[open.length - 1]! };
+    while (at < starts.length && starts[at]! <= index)
+      flags[at++] = { depth: open.length, inTokenTree: open.length > 0 && open[open.length - 1]! };
     if (index >= text.length) {
       while (at < starts.length) flags[at++] = { depth: open.length, inTokenTree: open.length > 0 && open[open.length - 1]! };
       break;

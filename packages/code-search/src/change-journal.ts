@@ -2,7 +2,18 @@
 // Node-only; used inside the index worker. Each folder the index holds is watched (fs.watch, one inotify watch per
 // folder on Linux). A lookup first syncs: it creates a cookie file in a folder watched on the same inotify queue and
 // waits to hear it, so every change made before the lookup began has been heard (the kernel queues events in order).
-import { type FSWatcher, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, unlinkSync, watch, writeFileSync } from 'node:fs';
+import {
+  type FSWatcher,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  unlinkSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isUnder } from './path-under.js';

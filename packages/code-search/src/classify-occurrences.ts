@@ -59,7 +59,8 @@ export function mayBeDeclarationName(text: string, start: number, length: number
   if (!isWordCode(code) && cut) return true;
   // Rust's `!name` negates; only `macro_rules! name` declares.
   if (code === 33 /* ! */ && grammar === 'rust') return wordBefore(text, before, windowStart) === 'macro_rules';
-  if ((code === 40 /* ( */ || code === 44) /* , */ && (grammar === 'go' || grammar === 'rust')) return mayDeclareInList(text, before, windowStart, start + length, grammar);
+  if ((code === 40 /* ( */ || code === 44) /* , */ && (grammar === 'go' || grammar === 'rust'))
+    return mayDeclareInList(text, before, windowStart, start + length, grammar);
   if (code === 123 /* { */) {
     // Rust's `use a::{name}` imports.
     if (grammar === 'rust') return !opensRustUseList(text, before);
@@ -209,7 +210,7 @@ function mayDeclareInList(text: string, before: number, lineStart: number, end: 
       if (previous < lineStart) return true;
       const outer = text.charCodeAt(previous);
       // Only a tuple pattern nested in a list (`let (a, (b, name))`) may follow anything but `let` or `(`.
-      if (outer !== 40) return outer === 44 /* , */;
+      if (outer !== 40) return outer === 44; /* , */
       index = previous;
     }
   }
@@ -242,7 +243,8 @@ function mayBeRustDeclarationName(text: string, before: number, lineStart: numbe
     }
   }
   // At the start of a line the keyword may end the line before (`pub struct\n    Vec<T>`).
-  if (text.charCodeAt(skipSpacesForward(text, end)) === 60 /* < */) return before < lineStart || RUST_GENERIC_ITEMS.has(wordBefore(text, before + 1, lineStart));
+  if (text.charCodeAt(skipSpacesForward(text, end)) === 60 /* < */)
+    return before < lineStart || RUST_GENERIC_ITEMS.has(wordBefore(text, before + 1, lineStart));
   return true;
 }
 
@@ -316,7 +318,8 @@ function mayBePythonDeclarationName(text: string, before: number, lineStart: num
   if (before >= lineStart) {
     const code = text.charCodeAt(before);
     if (isWordCode(code)) return PYTHON_DECLARING_WORDS.has(wordEndingAt(text, before));
-    if (code === 34 /* " */ || code === 39 /* ' */ || code === 46 /* . */ || NOT_BEFORE_PYTHON_DECLARATION.includes(text[before]!)) return false;
+    if (code === 34 /* " */ || code === 39 /* ' */ || code === 46 /* . */ || NOT_BEFORE_PYTHON_DECLARATION.includes(text[before]!))
+      return false;
     // `a = name = None` declares both; `a == name`, `a += name`, `(a := name)` take a value.
     if (code === 61 /* = */ && before > lineStart && COMPOUND_ASSIGNMENT_OR_COMPARISON.includes(text[before - 1]!)) return false;
   }
@@ -325,7 +328,16 @@ function mayBePythonDeclarationName(text: string, before: number, lineStart: num
   if (after >= text.length) return true;
   const code = text.charCodeAt(after);
   if (code === 61 /* = */) return text.charCodeAt(after + 1) !== 61;
-  return code === 58 /* : */ || code === 44 /* , */ || code === 41 /* ) */ || code === 93 /* ] */ || code === 35 /* # */ || code === 92 /* \ */ || code === 10 || code === 13;
+  return (
+    code === 58 /* : */ ||
+    code === 44 /* , */ ||
+    code === 41 /* ) */ ||
+    code === 93 /* ] */ ||
+    code === 35 /* # */ ||
+    code === 92 /* \ */ ||
+    code === 10 ||
+    code === 13
+  );
 }
 
 /**
@@ -377,8 +389,16 @@ export function isDeclarationName(spec: SyntaxSpec, node: Node): boolean {
  * True when telling the occurrences at `starts` apart needs a parse: one is a whole word and, when only definitions can still
  * change the answer (`definitionsOnly`), one may be a declaration name. `grammar`: the file's grammar, if it has one.
  */
-export function occurrencesNeedParse(text: string, starts: readonly number[], length: number, grammar: string | undefined, definitionsOnly: boolean): boolean {
-  return starts.some((start) => isWordBounded(text, start, length) && (!definitionsOnly || !grammar || mayBeDeclarationName(text, start, length, grammar)));
+export function occurrencesNeedParse(
+  text: string,
+  starts: readonly number[],
+  length: number,
+  grammar: string | undefined,
+  definitionsOnly: boolean,
+): boolean {
+  return starts.some(
+    (start) => isWordBounded(text, start, length) && (!definitionsOnly || !grammar || mayBeDeclarationName(text, start, length, grammar)),
+  );
 }
 
 /** Classifies each occurrence (UTF-16 start offsets of a `length`-long match) against a parsed tree. */

@@ -129,7 +129,7 @@ describe.each(workspaces)('code_search on the polyglot fixture (%s)', (_kind, ma
       snippet: 'public class Gadget {',
     });
     expect(result.output).toContain('definition src/gadget.ts:2:18 Gadget — export interface Gadget {');
-    expect(result.output).toContain('text src/gadget.ts:6:18 — const label = \'Gadget in a string\';');
+    expect(result.output).toContain("text src/gadget.ts:6:18 — const label = 'Gadget in a string';");
     expect(result.output).toContain('path native/Gadget.java');
   });
 
@@ -232,11 +232,7 @@ describe('walk rules', () => {
     const workspace = createMemoryWorkspace({ ...files, 'image.bin': new Uint8Array([110, 101, 101, 100, 108, 101, 0, 1]) });
     workspace.symlink('link.ts', 'src/a.ts');
     const hits = hitsOf(await search(workspace, { query: 'needle', max_results: 100 }));
-    expect(hits.map(brief)).toEqual([
-      'definition src/a.ts:1:14',
-      'text notes.md:1:3',
-      'text src/keep.log:1:1',
-    ]);
+    expect(hits.map(brief)).toEqual(['definition src/a.ts:1:14', 'text notes.md:1:3', 'text src/keep.log:1:1']);
   });
 
   describe('disk workspace', () => {
@@ -397,7 +393,18 @@ describe('definition searches through ripgrep’s matching lines', () => {
   });
 
   it('answers as the pure-JS scan does, and reads only the files where a matching line may declare the name', async () => {
-    const queries = ['Gadget', 'gadget', 'NewGadget', 'mayBeDeclarationName', 'createLiteralMatcher', 'SearchHit', 'languageOfPath', 'grammar', 'text', 'Huge'];
+    const queries = [
+      'Gadget',
+      'gadget',
+      'NewGadget',
+      'mayBeDeclarationName',
+      'createLiteralMatcher',
+      'SearchHit',
+      'languageOfPath',
+      'grammar',
+      'text',
+      'Huge',
+    ];
     let skipped = 0;
     for (const query of queries) {
       for (const resultTypes of [['definition'], ['definition', 'path']]) {
@@ -411,9 +418,12 @@ describe('definition searches through ripgrep’s matching lines', () => {
         expect(viaLines.output).toBe(viaScan.output);
         if (query === 'Gadget') {
           expect(reads.filter((path) => path.startsWith('only/'))).toEqual([]);
-          for (const path of ['kept/crlf.py', 'kept/bom.py', 'kept/long.js', 'kept/tuple.py', 'kept/notes.rb', 'kept/joined.py']) expect(reads).toContain(path);
+          for (const path of ['kept/crlf.py', 'kept/bom.py', 'kept/long.js', 'kept/tuple.py', 'kept/notes.rb', 'kept/joined.py'])
+            expect(reads).toContain(path);
           expect(hitsOf(viaLines).map(brief)).toContain('definition kept/joined.py:2:5');
-          expect(viaLines.data?.hints).toEqual(expect.arrayContaining([expect.stringContaining('over 2 MB'), expect.stringContaining('ruby (1 file)')]));
+          expect(viaLines.data?.hints).toEqual(
+            expect.arrayContaining([expect.stringContaining('over 2 MB'), expect.stringContaining('ruby (1 file)')]),
+          );
         }
         const found = await scannedCount(query);
         skipped += found - new Set(reads).size;

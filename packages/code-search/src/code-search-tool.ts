@@ -16,7 +16,6 @@ import type { IndexLookupRequest } from './index-lookup-request.js';
 import { resolveSearchScope } from './search-scope.js';
 import { startSymbolIndex, type IndexLookup, type ScanSupport, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
 
-
 /** Options of {@link createCodeSearchTool}. */
 export interface CodeSearchToolOptions {
   /** Where grammar wasm comes from; default: the installed npm packages. */
@@ -102,7 +101,8 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
    * delay it): a worker that starts while a search runs (a search asked as the tool starts) takes the cores that search
    * needs, and starting it costs more than it helps.
    */
-  const searchesDone = () => new Promise<void>((resolve) => setImmediate(() => void Promise.allSettled([...running]).then(() => resolve())));
+  const searchesDone = () =>
+    new Promise<void>((resolve) => setImmediate(() => void Promise.allSettled([...running]).then(() => resolve())));
   const prepare = (workspace: Workspace) => {
     // Only a folder of this machine is indexed: a remote workspace (a container, an SSH host) searches where its files
     // are, and its root names no local folder.

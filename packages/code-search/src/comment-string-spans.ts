@@ -248,7 +248,7 @@ export function commentAndStringSpans(text: string, grammar: string, until: numb
   const lexer = LEXERS[grammar];
   if (!lexer) return spans;
   const { special } = lexer;
-  for (let index = 0; index <= until; ) {
+  for (let index = 0; index <= until;) {
     special.lastIndex = index;
     const found = special.exec(text);
     if (!found || found.index > until) break;

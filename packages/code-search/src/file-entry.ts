@@ -43,7 +43,13 @@ export function isTrusted(entry: FileEntry): boolean {
  * Reads the file at `absolute` into `entry` (kind 'other' on the way in): its trigrams, the folds of its words, and for a
  * language with a grammar its identifier nodes. A file that cannot be read keeps the entry as it came.
  */
-export async function readFileEntry(entry: FileEntry, path: string, absolute: string, names: NameTable, parser: SyntaxParser): Promise<void> {
+export async function readFileEntry(
+  entry: FileEntry,
+  path: string,
+  absolute: string,
+  names: NameTable,
+  parser: SyntaxParser,
+): Promise<void> {
   const language = languageOfPath(path);
   const large = entry.size > MAX_PARSE_BYTES;
   // Every file a text search could read is read here: its trigrams answer text lookups.

@@ -8,7 +8,9 @@ export function formatResults(query: string, results: readonly SearchHit[], trun
     const counts = new Map<string, number>();
     for (const hit of results) counts.set(hit.result_type, (counts.get(hit.result_type) ?? 0) + 1);
     const summary = [...counts].map(([type, count]) => `${type} ${count}`).join(', ');
-    lines.push(`${results.length} result${results.length === 1 ? '' : 's'} for ${JSON.stringify(query)} (${summary})${truncated ? ', truncated' : ''}:`);
+    lines.push(
+      `${results.length} result${results.length === 1 ? '' : 's'} for ${JSON.stringify(query)} (${summary})${truncated ? ', truncated' : ''}:`,
+    );
     let previous = '';
     for (const hit of results) {
       if (previous && hit.result_type !== previous) lines.push('');

@@ -33,7 +33,11 @@ describe('extractIdentifiers', () => {
       const found = extractIdentifiers(SYNTAX_SPECS[grammar], tree, text);
       for (const token of foldedWordTokens(text)) {
         // Every spelling of the token in the file, searched as a query with that exact spelling.
-        for (const spelling of new Set(text.match(new RegExp(`(?<![\\w\\u0080-\\uffff])[\\w\\u0080-\\uffff]+(?![\\w\\u0080-\\uffff])`, 'g'))?.filter((word) => foldCase(word) === token))) {
+        for (const spelling of new Set(
+          text
+            .match(new RegExp(`(?<![\\w\\u0080-\\uffff])[\\w\\u0080-\\uffff]+(?![\\w\\u0080-\\uffff])`, 'g'))
+            ?.filter((word) => foldCase(word) === token),
+        )) {
           const matcher = createLiteralMatcher(spelling);
           const starts = matcher.find(text);
           const expected = classifyOccurrences(SYNTAX_SPECS[grammar], tree, starts, spelling.length);
@@ -52,21 +56,41 @@ describe('extractIdentifiers', () => {
 
   it('never finds a definition where mayBeDeclarationName rules one out (fixtures, this package, tricky snippets)', async () => {
     const snippets: Array<[GrammarId, string, string[]]> = [
-      ['typescript', 'const [first, ...gadget] = list;\nconst { ...rest } = obj;\nfunction f(...args: number[]) { return obj.gadget; }\n', ['gadget', 'rest']],
+      [
+        'typescript',
+        'const [first, ...gadget] = list;\nconst { ...rest } = obj;\nfunction f(...args: number[]) { return obj.gadget; }\n',
+        ['gadget', 'rest'],
+      ],
       ['javascript', 'x = 1.\ngadget = 2\nlet a = 1. ; let gadget2 = 3\n', ['gadget2']],
-      ['python', 'x = 1.\ngadget = 2\nself.gadget = 3\n# done.\ndef gadget():\n    pass\na = chained = None\nreturn_ = not_ = 1\n', ['gadget', 'chained', 'not_']],
+      [
+        'python',
+        'x = 1.\ngadget = 2\nself.gadget = 3\n# done.\ndef gadget():\n    pass\na = chained = None\nreturn_ = not_ = 1\n',
+        ['gadget', 'chained', 'not_'],
+      ],
       ['go', 'package p\n\nfunc f() { r := NewGadget(); x = NewGadget; go NewGadget(); defer NewGadget(); return NewGadget }\n', ['r']],
       ['java', 'class A { go gadget; int b = gadget; Object c = new Gadget(); }\n', ['gadget', 'b', 'c']],
       ['go', 'package p\n\n// Reads.\nfunc NewGadget() {}\nvar g = x.\n\tNewGadget\n', ['NewGadget']],
-      ['rust', 'fn from_gadget() {}\nfn main() { let v = std::str::from_gadget(b); v.from_gadget(); let [a, ..] = x; }\nmacro_rules! weak { ($name:ident) => { static $name: *const libc::c_void; } }\n', ['from_gadget', 'v']],
+      [
+        'rust',
+        'fn from_gadget() {}\nfn main() { let v = std::str::from_gadget(b); v.from_gadget(); let [a, ..] = x; }\nmacro_rules! weak { ($name:ident) => { static $name: *const libc::c_void; } }\n',
+        ['from_gadget', 'v'],
+      ],
       ['cpp', 'struct Gadget { void run(); };\nvoid Gadget::run() {}\nvoid go(Gadget* g) { g->run(); g . run(); }\n', ['Gadget', 'run']],
       ['c', 'struct S { int run; };\nvoid go(struct S *s) { s->run = 1; s . run = 2; }\n', ['S', 'run']],
       ['bash', 'gadget() { echo; }\n. gadget\nname=1\n', ['gadget', 'name']],
       // Names in strings and comments, and after Python's floor division, next to real declarations.
-      ['go', 'package p\n\n// NewGadget makes one.\nfunc NewGadget() {}\n\nfunc f(a, b int) string { /* NewGadget */ _ = a // NewGadget\n\treturn "NewGadget: " + "x" }\n', ['NewGadget']],
+      [
+        'go',
+        'package p\n\n// NewGadget makes one.\nfunc NewGadget() {}\n\nfunc f(a, b int) string { /* NewGadget */ _ = a // NewGadget\n\treturn "NewGadget: " + "x" }\n',
+        ['NewGadget'],
+      ],
       ['rust', '/// gadget docs\nfn gadget() {}\n//! gadget\nfn f() { let s = "gadget"; /* gadget */ let t = 1; }\n', ['gadget', 's', 't']],
       ['python', 'def gadget(a, /, *b):\n    pass\nx = 7 // gadget\ny = "gadget"\nz = """gadget"""\n', ['gadget', 'x', 'y', 'z']],
-      ['typescript', 'function gadget() {}\nconst s = "gadget"; // gadget\n/* gadget */ const t = { "a": 1, gadget: 2 };\n', ['gadget', 's', 't']],
+      [
+        'typescript',
+        'function gadget() {}\nconst s = "gadget"; // gadget\n/* gadget */ const t = { "a": 1, gadget: 2 };\n',
+        ['gadget', 's', 't'],
+      ],
       ['tsx', 'const v = <A b="x" gadget={1} />; // gadget\nfunction gadget() {}\n', ['gadget', 'v']],
       ['java', 'class A { void gadget() {} String s = "gadget"; /* gadget */ int t; }\n', ['gadget', 's', 't']],
       // Declarations beside the places the rules rule out: targets in brackets, after `:` or `*`, comment markers in strings.
@@ -76,7 +100,11 @@ describe('extractIdentifiers', () => {
         ['first', 'second', 'left', 'right', 'inline', 'after', 'annotated', 'chained', 'Alias'],
       ],
       // Joined lines: the name follows the end of the line before, unless that line may end in a comment.
-      ['python', 'a = \\\n    joined = 1\nx = 1  # see \\\ncommented = 2\ndef \\\n    spread(): pass\n', ['a', 'joined', 'x', 'commented', 'spread']],
+      [
+        'python',
+        'a = \\\n    joined = 1\nx = 1  # see \\\ncommented = 2\ndef \\\n    spread(): pass\n',
+        ['a', 'joined', 'x', 'commented', 'spread'],
+      ],
       [
         'go',
         'package p\n\nvar (a, gadget = 1, 2)\ntype I interface{ NewGadget() }\ntype S struct{ a, gadget int }\nfunc f(x int) {\n\tfor i, item := range xs {\n\t}\n\tswitch {\n\tdefault: c, d := 1, 2\n\t}\n\ts := "//"; after := 1\n\tvar u /* c */ , w int\n\tio.Copy(&buf, NewGadget(s))\n}\n',
@@ -118,7 +146,11 @@ describe('extractIdentifiers', () => {
       const tree = (await parser.parse(grammar, text))!;
       check(grammar, text, tree, `${grammar} snippet`);
       const found = extractIdentifiers(SYNTAX_SPECS[grammar], tree, text);
-      for (const name of definitions) expect(found.some((item) => item.name === name && item.definition), `${grammar}: ${name} is a definition`).toBe(true);
+      for (const name of definitions)
+        expect(
+          found.some((item) => item.name === name && item.definition),
+          `${grammar}: ${name} is a definition`,
+        ).toBe(true);
       tree.delete();
     }
     expect(checked.definitions).toBeGreaterThan(500);
@@ -148,7 +180,7 @@ describe('extractIdentifiers', () => {
       ['python', 'x = "#"; gadget = 1', true],
       // Go: in a one-line string.
       ['go', 't.Errorf("%s: gadget: %s", err)', false],
-      ['go', 'c := \'"\'; gadget := 1', true],
+      ['go', "c := '\"'; gadget := 1", true],
       // Go and Rust: arguments, expression lists and imports.
       ['go', 'io.Copy(&buf, gadget(s))', false],
       ['go', 'f(gadget)', false],
@@ -216,16 +248,54 @@ describe('extractIdentifiers', () => {
 describe('mayBeDeclarationName', () => {
   it('rules out member access and paths, keeps rest patterns, and leaves C and C++ to the parse', () => {
     const at = (text: string, grammar = 'typescript') => mayBeDeclarationName(text, text.lastIndexOf('name'), 'name'.length, grammar);
-    expect([at('x.name'), at('x . name'), at('x?.name'), at('a.name', 'go'), at('a::name', 'rust'), at('a::name', 'java'), at('self.name', 'python')]).toEqual(Array(7).fill(false));
-    expect([at('...name'), at('a::name', 'cpp'), at('s.name', 'c'), at('p->name', 'cpp'), at('name'), at('x.\nname'), at('let name'), at('a > name'), at('a: name'), at('name::f()', 'rust'), at('name: u8', 'rust')]).toEqual(Array(11).fill(true));
+    expect([
+      at('x.name'),
+      at('x . name'),
+      at('x?.name'),
+      at('a.name', 'go'),
+      at('a::name', 'rust'),
+      at('a::name', 'java'),
+      at('self.name', 'python'),
+    ]).toEqual(Array(7).fill(false));
+    expect([
+      at('...name'),
+      at('a::name', 'cpp'),
+      at('s.name', 'c'),
+      at('p->name', 'cpp'),
+      at('name'),
+      at('x.\nname'),
+      at('let name'),
+      at('a > name'),
+      at('a: name'),
+      at('name::f()', 'rust'),
+      at('name: u8', 'rust'),
+    ]).toEqual(Array(11).fill(true));
   });
 
   it('rules out values after an assignment, a comparison or a value keyword, where the language cannot declare there', () => {
     const at = (text: string, grammar = 'typescript') => mayBeDeclarationName(text, text.lastIndexOf('name'), 'name'.length, grammar);
-    const values = [at('x = name'), at('a === name'), at('x := name', 'go'), at('return name', 'go'), at('go name()', 'go'), at('new name()'), at('await name'), at('not name', 'python'), at('return name', 'rust'), at('int x = name', 'java')];
+    const values = [
+      at('x = name'),
+      at('a === name'),
+      at('x := name', 'go'),
+      at('return name', 'go'),
+      at('go name()', 'go'),
+      at('new name()'),
+      at('await name'),
+      at('not name', 'python'),
+      at('return name', 'rust'),
+      at('int x = name', 'java'),
+    ];
     expect(values).toEqual(Array(values.length).fill(false));
     // Python declares every target of a chained assignment; Bash's a=name is one word; `go` is a Java type name.
-    const names = [at('a = name = None', 'python'), at('a=name', 'bash'), at('go name', 'java'), at('return_ name'), at('x = (name)'), at('a = [name, b]', 'python')];
+    const names = [
+      at('a = name = None', 'python'),
+      at('a=name', 'bash'),
+      at('go name', 'java'),
+      at('return_ name'),
+      at('x = (name)'),
+      at('a = [name, b]', 'python'),
+    ];
     expect(names).toEqual(Array(names.length).fill(true));
   });
 });
@@ -239,6 +309,9 @@ describe('foldCase', () => {
       ['k', '\u212a'],
       ['Ölfeld', 'öLFELD'],
     ];
-    for (const [a, b] of pairs) expect(foldCase(a) === foldCase(b), `${a} ~ ${b}`).toBe(createLiteralMatcher(a.toLowerCase()).find(b).length === 1 && a.length === b.length);
+    for (const [a, b] of pairs)
+      expect(foldCase(a) === foldCase(b), `${a} ~ ${b}`).toBe(
+        createLiteralMatcher(a.toLowerCase()).find(b).length === 1 && a.length === b.length,
+      );
   });
 });

@@ -48,7 +48,8 @@ export function extractIdentifiers(spec: SyntaxSpec, tree: Tree, text: string): 
       if (last && last.start === start && last.end === end) found.pop();
       if (end > start) {
         const contextual = spec.contextualIdentifiers?.[type];
-        const identifier = spec.identifiers.has(type) || (contextual !== undefined && parent !== undefined && contextual.includes(parent.type));
+        const identifier =
+          spec.identifiers.has(type) || (contextual !== undefined && parent !== undefined && contextual.includes(parent.type));
         if (identifier) found.push({ start, end, definition: nameContext });
       }
       if (cursor.gotoFirstChild()) {
@@ -71,7 +72,10 @@ function hasBody(cursor: ReturnType<Tree['walk']>): boolean {
   return child.parent?.childForFieldName('body') != null;
 }
 
-function finish(found: ReadonlyArray<{ start: number; end: number; definition: boolean } | undefined>, text: string): IdentifierOccurrence[] {
+function finish(
+  found: ReadonlyArray<{ start: number; end: number; definition: boolean } | undefined>,
+  text: string,
+): IdentifierOccurrence[] {
   const out: IdentifierOccurrence[] = [];
   for (const item of found) if (item) out.push({ start: item.start, name: text.slice(item.start, item.end), definition: item.definition });
   return out;

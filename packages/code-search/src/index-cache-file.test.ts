@@ -17,7 +17,12 @@ describe('the index cache file', () => {
     names: ['Widget'],
     folds: ['widget'],
     dirs: [['', 1000]],
-    files: [['a.ts', { size: 10, mtimeMs: 1000, indexedAtMs: 9000, kind: 'parsed', folds: Uint32Array.from([0]), occurrences: Int32Array.from([0, 1]) }]],
+    files: [
+      [
+        'a.ts',
+        { size: 10, mtimeMs: 1000, indexedAtMs: 9000, kind: 'parsed', folds: Uint32Array.from([0]), occurrences: Int32Array.from([0, 1]) },
+      ],
+    ],
   };
 
   it('reads back what it wrote, in a folder it makes, leaving no temporary file', () => {

@@ -48,16 +48,21 @@ export function createIndexFreshness(root: string, entries: IndexEntries, journa
   /** Lists a known folder again: gone files and folders are dropped, new ones queued; a .gitignore added or removed rewalks it. */
   const relist = async (dir: string, check: Check) => {
     const listing = await listFolder(workspace, dir).catch(() => ({ files: [] as string[], folders: [] as string[] }));
-    if (listing.files.some((path) => path.endsWith('/.gitignore') || path === '.gitignore') !== files.has(dir ? `${dir}/.gitignore` : '.gitignore')) {
+    if (
+      listing.files.some((path) => path.endsWith('/.gitignore') || path === '.gitignore') !==
+      files.has(dir ? `${dir}/.gitignore` : '.gitignore')
+    ) {
       check.rewalk.push(dir);
       return;
     }
     const prefix = dir ? `${dir}/` : '';
     const keepFiles = new Set(listing.files);
     const keepFolders = new Set(listing.folders);
-    for (const path of [...files.keys()]) if (path.slice(0, path.lastIndexOf('/') + 1) === prefix && !keepFiles.has(path)) entries.forgetFile(path);
+    for (const path of [...files.keys()])
+      if (path.slice(0, path.lastIndexOf('/') + 1) === prefix && !keepFiles.has(path)) entries.forgetFile(path);
     for (const folder of [...dirs.keys()]) {
-      if (folder !== dir && folder.slice(0, folder.lastIndexOf('/') + 1) === prefix && !keepFolders.has(folder)) entries.forgetUnder(folder);
+      if (folder !== dir && folder.slice(0, folder.lastIndexOf('/') + 1) === prefix && !keepFolders.has(folder))
+        entries.forgetUnder(folder);
     }
     for (const path of listing.files) if (!files.has(path)) check.pending.add(path);
     for (const folder of listing.folders) {
@@ -107,7 +112,8 @@ export function createIndexFreshness(root: string, entries: IndexEntries, journa
       const folders: string[] = [];
       const listed = new Set(await walkInto(dir, folders));
       const kept = new Set(folders);
-      for (const folder of [...dirs.keys()]) if (folder !== dir && isUnder(dir, folder) && dirs.has(folder) && !kept.has(folder)) entries.forgetUnder(folder);
+      for (const folder of [...dirs.keys()])
+        if (folder !== dir && isUnder(dir, folder) && dirs.has(folder) && !kept.has(folder)) entries.forgetUnder(folder);
       for (const path of [...files.keys()]) {
         if (isUnder(dir, path) && !listed.has(path)) {
           entries.forgetFile(path);

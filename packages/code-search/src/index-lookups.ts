@@ -64,7 +64,9 @@ export function symbolCandidates(entries: IndexEntries, names: NameTable, reques
     const occurrences = matching(names, entry, query, caseSensitive, fid);
     // An entry too recent to trust may hide an edit of the same size within the same mtime: it is always read.
     const wanted =
-      only === undefined || !isTrusted(entry) ? occurrences.length > 0 : occurrences.some((occurrence) => occurrence.definition === (only === 'definition'));
+      only === undefined || !isTrusted(entry)
+        ? occurrences.length > 0
+        : occurrences.some((occurrence) => occurrence.definition === (only === 'definition'));
     if (wanted) out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs, occurrences });
   }
   return out;
@@ -84,7 +86,8 @@ export function textCandidates(entries: IndexEntries, names: NameTable, request:
     if (entry.kind === 'binary' || (entry.kind === 'large' && !entry.folds)) continue;
     if (entry.grams && !mayContainTrigrams(entry.grams, keys)) continue;
     const file: IndexedFile = { path, size: entry.size, mtimeMs: entry.mtimeMs };
-    if (identifiers && entry.kind === 'parsed' && isTrusted(entry)) file.occurrences = fid === undefined ? [] : matching(names, entry, query, caseSensitive, fid);
+    if (identifiers && entry.kind === 'parsed' && isTrusted(entry))
+      file.occurrences = fid === undefined ? [] : matching(names, entry, query, caseSensitive, fid);
     out.push(file);
   }
   return out;
@@ -102,13 +105,22 @@ export function storedOccurrences(
   for (const path of paths) {
     const entry = entries.files.get(path);
     if (!entry || entry.kind !== 'parsed' || !isTrusted(entry)) continue;
-    out.push({ path, size: entry.size, mtimeMs: entry.mtimeMs, occurrences: fid === undefined ? [] : matching(names, entry, query, caseSensitive, fid) });
+    out.push({
+      path,
+      size: entry.size,
+      mtimeMs: entry.mtimeMs,
+      occurrences: fid === undefined ? [] : matching(names, entry, query, caseSensitive, fid),
+    });
   }
   return out;
 }
 
 /** The indexed files in scope whose path holds the query. */
-export function pathsHolding(entries: IndexEntries, start: string, request: Pick<IndexLookupRequest, 'query' | 'caseSensitive' | 'extensions'>): string[] {
+export function pathsHolding(
+  entries: IndexEntries,
+  start: string,
+  request: Pick<IndexLookupRequest, 'query' | 'caseSensitive' | 'extensions'>,
+): string[] {
   const has = pathHolds(request.query, request.caseSensitive);
   const found: string[] = [];
   for (const path of entries.files.keys()) if (inScope(path, start, request.extensions) && has(path)) found.push(path);

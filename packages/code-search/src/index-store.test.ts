@@ -133,8 +133,14 @@ describe('index lookups', () => {
 
       const request = { query: 'Widget', caseSensitive: false, start: '', paths: true };
       // Prose holds no identifiers: a definition or usage lookup names it only among the paths.
-      expect(named(await store.lookup(request))).toEqual({ files: ['src/widget.py', 'src/widget.ts'], paths: ['docs/widget.md', 'src/widget.py', 'src/widget.ts'] });
-      expect(named(await store.lookup({ ...request, start: 'src', extensions: new Set(['ts']) }))).toEqual({ files: ['src/widget.ts'], paths: ['src/widget.ts'] });
+      expect(named(await store.lookup(request))).toEqual({
+        files: ['src/widget.py', 'src/widget.ts'],
+        paths: ['docs/widget.md', 'src/widget.py', 'src/widget.ts'],
+      });
+      expect(named(await store.lookup({ ...request, start: 'src', extensions: new Set(['ts']) }))).toEqual({
+        files: ['src/widget.ts'],
+        paths: ['src/widget.ts'],
+      });
       expect(named(await store.lookup({ ...request, caseSensitive: true, extensions: new Set(['ts', 'py']), paths: false }))).toEqual({
         files: ['src/widget.py', 'src/widget.ts'],
         paths: undefined,
@@ -143,7 +149,10 @@ describe('index lookups', () => {
         files: ['docs/widget.md', 'src/widget.py'],
         paths: ['docs/widget.md', 'src/widget.py'],
       });
-      expect(named(await store.textLookup({ ...request, identifiers: false, start: 'docs' }))).toEqual({ files: ['docs/widget.md'], paths: ['docs/widget.md'] });
+      expect(named(await store.textLookup({ ...request, identifiers: false, start: 'docs' }))).toEqual({
+        files: ['docs/widget.md'],
+        paths: ['docs/widget.md'],
+      });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -23,7 +23,12 @@ export const LANGUAGES: readonly LanguageInfo[] = [
   { name: 'go', aliases: ['golang'], extensions: ['go'], grammar: 'go' },
   { name: 'java', aliases: [], extensions: ['java'], grammar: 'java' },
   { name: 'c', aliases: [], extensions: ['c', 'h'], grammar: 'c' },
-  { name: 'cpp', aliases: ['c++', 'cxx'], extensions: ['cpp', 'cc', 'cxx', 'c++', 'hpp', 'hh', 'hxx', 'h++', 'ipp', 'tpp'], grammar: 'cpp' },
+  {
+    name: 'cpp',
+    aliases: ['c++', 'cxx'],
+    extensions: ['cpp', 'cc', 'cxx', 'c++', 'hpp', 'hh', 'hxx', 'h++', 'ipp', 'tpp'],
+    grammar: 'cpp',
+  },
   { name: 'bash', aliases: ['sh', 'shell', 'zsh'], extensions: ['sh', 'bash', 'zsh'], grammar: 'bash' },
   { name: 'csharp', aliases: ['c#', 'cs'], extensions: ['cs'], codeWithoutGrammar: true },
   { name: 'ruby', aliases: ['rb'], extensions: ['rb'], codeWithoutGrammar: true },

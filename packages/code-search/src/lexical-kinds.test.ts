@@ -131,7 +131,8 @@ describe('lexicalKinds', () => {
           counts.words++;
           if (lexical[at] === undefined) return;
           counts.decided++;
-          if (lexical[at] !== parsed[at]) disagreements.push(`${grammar} ${text.slice(start, start + length)}@${start}: ${lexical[at]} vs ${parsed[at]}`);
+          if (lexical[at] !== parsed[at])
+            disagreements.push(`${grammar} ${text.slice(start, start + length)}@${start}: ${lexical[at]} vs ${parsed[at]}`);
         });
       }
       decidedPerGrammar.set(grammar, counts);
@@ -160,9 +161,19 @@ describe('lexicalKinds', () => {
     ['python', 'f(\n    name=1,\n)\nx = \\\n    name = 1', 'name', ['usage', undefined]],
     ['python', 'def name(): return name()\n# def name', 'name', ['definition', 'usage', 'text']],
     ['go', 'func (r *T) name() {}\nfunc name() {}\nvar name = 1', 'name', ['definition', 'definition', 'definition']],
-    ['go', 'func f() {\n\tname := 1\n\tname, err := g()\n\tname = 2\n\tfor name := range xs {}\n}', 'name', ['definition', 'definition', undefined, undefined]],
+    [
+      'go',
+      'func f() {\n\tname := 1\n\tname, err := g()\n\tname = 2\n\tfor name := range xs {}\n}',
+      'name',
+      ['definition', 'definition', undefined, undefined],
+    ],
     ['go', 'x := []func() name{\nfunc() name { return nil },\n}', 'name', [undefined, undefined]],
-    ['rust', 'pub fn name() {}\nm! { fn name() {} }\nlet name = 1;\nlet name == 1;', 'name', ['definition', undefined, 'definition', undefined]],
+    [
+      'rust',
+      'pub fn name() {}\nm! { fn name() {} }\nlet name = 1;\nlet name == 1;',
+      'name',
+      ['definition', undefined, 'definition', undefined],
+    ],
     ['rust', 'fn f<\n    const NAME: usize,\n>() {}\nconst NAME: usize = 1;', 'NAME', [undefined, 'definition']],
     ['python', 'print(print)', 'print', [undefined, undefined]],
     ['python', 'x = `name` + f(name)', 'name', [undefined, 'usage']],
@@ -175,7 +186,8 @@ describe('lexicalKinds', () => {
   it('keeps a comment as text where the parse, recovering from an error, takes it for code', async () => {
     // A stray closing brace (here the end of a `pub macro`, syntax the grammar does not know) makes the parse read the doc
     // comment's words as identifiers.
-    const text = '}\n\n/// An internal trait, see `panic_unwind`\n/// and other panic runtimes. Not intended to be stable, do\n/// not use.\npub trait T {}\n';
+    const text =
+      '}\n\n/// An internal trait, see `panic_unwind`\n/// and other panic runtimes. Not intended to be stable, do\n/// not use.\npub trait T {}\n';
     const starts = [text.indexOf('intended')];
     const tree = (await parser.parse('rust', text))!;
     expect(tree.rootNode.hasError).toBe(true);

@@ -82,7 +82,8 @@ export function lexicalKinds(text: string, starts: readonly number[], length: nu
     // A number's suffix or exponent after its point (`1.i`, `0x1.p4`, `0Xdead.cafep1`), or a field of a tuple field (`t.0.name`).
     if (before === DOT && followsNumber(text, start - 1)) return undefined;
     const bracket = brackets?.[at];
-    if (!(grammar === 'rust' && bracket?.inTokenTree) && declaresByItsLine(text, start, length, grammar, bracket?.depth ?? 0)) return 'definition';
+    if (!(grammar === 'rust' && bracket?.inTokenTree) && declaresByItsLine(text, start, length, grammar, bracket?.depth ?? 0))
+      return 'definition';
     return mayBeDeclarationName(text, start, length, grammar) ? undefined : 'usage';
   });
 }

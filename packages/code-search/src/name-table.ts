@@ -56,7 +56,8 @@ export class NameTable {
     const found: Array<{ start: number; definition: boolean }> = [];
     for (let i = 0; i < occurrences.length; i += 2) {
       const id = occurrences[i + 1] >> 1;
-      if (caseSensitive ? this.names[id] === query : this.nameFold[id] === fold) found.push({ start: occurrences[i], definition: (occurrences[i + 1] & 1) === 1 });
+      if (caseSensitive ? this.names[id] === query : this.nameFold[id] === fold)
+        found.push({ start: occurrences[i], definition: (occurrences[i + 1] & 1) === 1 });
     }
     return found;
   }

@@ -13,7 +13,9 @@ function read(chunks: Uint8Array[]): { lines: Array<[string, string | undefined]
 
 describe('createRipgrepLineReader', () => {
   it('reads path NUL line records split anywhere across chunks, keeping a CR and dropping a byte order mark', () => {
-    const output = bytes('./src/a.py\u0000\ufeffGadget = 1\r\n./src/a.py\u0000x = Gadget\r\nsrc/b é.go\u0000func Gadget() {}\n./last.rs\u0000fn Gadget()');
+    const output = bytes(
+      './src/a.py\u0000\ufeffGadget = 1\r\n./src/a.py\u0000x = Gadget\r\nsrc/b é.go\u0000func Gadget() {}\n./last.rs\u0000fn Gadget()',
+    );
     const whole = read([output]);
     expect(whole).toEqual({
       ok: true,

@@ -35,7 +35,10 @@ export interface RipgrepSearches {
    * `mayDeclare` (given each line) never says yes. Undefined where the prefilter would answer undefined, or when the output
    * could not be read.
    */
-  definitionCandidates(request: PrefilterRequest, mayDeclare: (path: string, line: string) => boolean): Promise<DefinitionCandidates | undefined>;
+  definitionCandidates(
+    request: PrefilterRequest,
+    mayDeclare: (path: string, line: string) => boolean,
+  ): Promise<DefinitionCandidates | undefined>;
 }
 
 /** Lines longer than this are left out of ripgrep's output (a notice stands in for them, and the file counts as possible). */
@@ -69,7 +72,9 @@ export function createRipgrepSearches(options: RipgrepPrefilterOptions = {}): Ri
     if (workspace.findFilesContaining) return workspace.findFilesContaining({ text: query, caseSensitive, start, extensions, signal });
     if (!workspace.onDisk) return undefined;
     const chunks: Uint8Array[] = [];
-    const ok = await run(request, ripgrepFileListArguments({ text: query, caseSensitive, start, extensions }), (chunk) => chunks.push(chunk));
+    const ok = await run(request, ripgrepFileListArguments({ text: query, caseSensitive, start, extensions }), (chunk) =>
+      chunks.push(chunk),
+    );
     if (!ok) return undefined;
     const decoder = new TextDecoder();
     return parseRipgrepFileList(chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join('') + decoder.decode());
@@ -86,11 +91,17 @@ export function createRipgrepSearches(options: RipgrepPrefilterOptions = {}): Ri
       // A binary file or a line left out: the scan decides.
       if (line === undefined || OMITTED_LINE.test(line) || mayDeclare(path, line)) possible.add(path);
     });
-    const args = ripgrepFileListArguments({ text: query, caseSensitive, start, extensions }).filter((arg) => arg !== '--files-with-matches');
+    const args = ripgrepFileListArguments({ text: query, caseSensitive, start, extensions }).filter(
+      (arg) => arg !== '--files-with-matches',
+    );
     let readable = true;
-    const ok = await run(request, ['--no-heading', '--with-filename', '--no-line-number', '--color=never', `--max-columns=${MAX_LINE_COLUMNS}`, ...args], (chunk) => {
-      if (readable) readable = reader.push(chunk);
-    });
+    const ok = await run(
+      request,
+      ['--no-heading', '--with-filename', '--no-line-number', '--color=never', `--max-columns=${MAX_LINE_COLUMNS}`, ...args],
+      (chunk) => {
+        if (readable) readable = reader.push(chunk);
+      },
+    );
     if (!ok || !readable || !reader.end()) return undefined;
     return { files, noDeclaration: new Set([...files].filter((path) => !possible.has(path))) };
   };

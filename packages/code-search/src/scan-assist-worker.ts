@@ -28,7 +28,12 @@ export interface AssistRequest {
  * the scan says stop; reads each file's facts (parsing, without a cache, whenever the scan could need it) and hands them to
  * `answer` one file at a time, so the scan can use them as soon as its turn comes.
  */
-export async function assistScan(root: string, parser: SyntaxParser, request: AssistRequest, answer: (file: AssistedFile) => void): Promise<void> {
+export async function assistScan(
+  root: string,
+  parser: SyntaxParser,
+  request: AssistRequest,
+  answer: (file: AssistedFile) => void,
+): Promise<void> {
   const { paths, slots, maxResults } = request;
   const matcher = createLiteralMatcher(request.query);
   const resultTypes = new Set(request.resultTypes);
@@ -47,7 +52,10 @@ export async function assistScan(root: string, parser: SyntaxParser, request: As
   for (const grammar of grammars) {
     if (Atomics.load(slots, paths.length) !== 0) return;
     // A grammar that fails here fails on the file too: the file then gets no answer and the scan reads it itself.
-    await parser.parse(grammar, '').then((tree) => tree?.delete(), () => undefined);
+    await parser.parse(grammar, '').then(
+      (tree) => tree?.delete(),
+      () => undefined,
+    );
   }
   for (let index = 0; index < paths.length; index++) {
     if (Atomics.load(slots, paths.length) !== 0) break;
@@ -59,7 +67,8 @@ export async function assistScan(root: string, parser: SyntaxParser, request: As
       if (!stat.isFile()) {
         // Not a regular file (any more): nothing to read, as a failed read in the scan.
       } else if (request.sizeFirst && stat.size > MAX_PARSE_BYTES) facts = { ...facts, largeOnly: true, oversize: true };
-      else facts = await readFileFacts(paths[index], readFileSync(absolute), { ...context, overflowed: readOverflowed(slots, paths.length) });
+      else
+        facts = await readFileFacts(paths[index], readFileSync(absolute), { ...context, overflowed: readOverflowed(slots, paths.length) });
     } catch {
       // Gone, unreadable, or the parse failed: the scan reads it itself, told at once.
       answer({ index });

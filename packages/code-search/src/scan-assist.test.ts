@@ -7,7 +7,15 @@ import type { ResultType } from './code-search-schema.js';
 import { createSyntaxParser, type SyntaxParser } from './grammar-loader.js';
 import { createLiteralMatcher } from './literal-matcher.js';
 import { createParseCache } from './parse-cache.js';
-import { CLAIMED_BY_SCAN, CLAIMED_BY_WORKER, claimSlot, createAssistAnswers, createClaimSlots, scanAssistOver, type ScanAssist } from './scan-assist.js';
+import {
+  CLAIMED_BY_SCAN,
+  CLAIMED_BY_WORKER,
+  claimSlot,
+  createAssistAnswers,
+  createClaimSlots,
+  scanAssistOver,
+  type ScanAssist,
+} from './scan-assist.js';
 import { assistScan } from './scan-assist-worker.js';
 import { searchFiles, type SearchOutcome } from './search-workspace.js';
 import { startSymbolIndex, type ScanSupport } from './symbol-index.js';
@@ -78,7 +86,8 @@ function inThreadAssist(
   };
   return (paths: readonly string[], sizeFirst: boolean): ScanAssist => {
     const slots = createClaimSlots(paths.length)!;
-    if (scanShare) for (let index = 0; index < paths.length; index++) claimSlot(slots, index, scanShare(index) ? CLAIMED_BY_SCAN : CLAIMED_BY_WORKER);
+    if (scanShare)
+      for (let index = 0; index < paths.length; index++) claimSlot(slots, index, scanShare(index) ? CLAIMED_BY_SCAN : CLAIMED_BY_WORKER);
     const answers = createAssistAnswers();
     // As over the worker's messages: a failed assist answers nothing more, and the scan reads those files itself.
     // answersAsMessages: each answer comes on a later turn of the event loop, as a worker thread's message does.
@@ -131,8 +140,15 @@ describe('a scan shared with the index worker', () => {
             ['answers as messages', { delayTurns: 1, answersAsMessages: true }],
           ];
           for (const [label, share] of shares) {
-            const shared = await searchFiles(request, { workspace, parser, cache: createParseCache(), assist: inThreadAssist(types, maxResults, share) });
-            expect(comparable(shared), `${types.join('+')} max ${maxResults} prefiltered ${prefiltered} exact ${exact} ${label}`).toEqual(comparable(alone));
+            const shared = await searchFiles(request, {
+              workspace,
+              parser,
+              cache: createParseCache(),
+              assist: inThreadAssist(types, maxResults, share),
+            });
+            expect(comparable(shared), `${types.join('+')} max ${maxResults} prefiltered ${prefiltered} exact ${exact} ${label}`).toEqual(
+              comparable(alone),
+            );
             compared++;
           }
         }
@@ -141,7 +157,12 @@ describe('a scan shared with the index worker', () => {
     expect(compared).toBeGreaterThan(TYPE_SETS.length * PREFILTERS.length * 3 * 7);
     // The cases hold what they claim to: a definition, a usage, text, both hints and a truncated answer.
     const all = await searchFiles(
-      { matcher: createLiteralMatcher('Widget'), files: PATHS, resultTypes: new Set(['definition', 'usage', 'text'] as const), maxResults: 50 },
+      {
+        matcher: createLiteralMatcher('Widget'),
+        files: PATHS,
+        resultTypes: new Set(['definition', 'usage', 'text'] as const),
+        maxResults: 50,
+      },
       { workspace, parser, cache: createParseCache() },
     );
     expect(new Set(all.results.map((hit) => hit.result_type))).toEqual(new Set(['definition', 'usage', 'text']));
@@ -159,7 +180,12 @@ describe('a scan shared with the index worker', () => {
     const types: ResultType[] = ['definition', 'usage', 'text'];
     const request = { matcher: createLiteralMatcher('Widget'), files: PATHS, resultTypes: new Set(types), maxResults: 50 };
     const alone = await searchFiles(request, { workspace, parser, cache: createParseCache() });
-    const shared = await searchFiles(request, { workspace, parser, cache: createParseCache(), assist: inThreadAssist(types, 50, { workerParser: failing, scanShare: () => false }) });
+    const shared = await searchFiles(request, {
+      workspace,
+      parser,
+      cache: createParseCache(),
+      assist: inThreadAssist(types, 50, { workerParser: failing, scanShare: () => false }),
+    });
     expect(comparable(shared)).toEqual(comparable(alone));
     expect(alone.results.some((hit) => hit.path === 'i-lib.rs' && hit.result_type === 'definition')).toBe(true);
   });
@@ -178,7 +204,8 @@ describe('a scan shared with the index worker', () => {
         ...workspace,
         readFile: async (path: string) => {
           const deadline = Date.now() + 10_000;
-          while (path === PATHS[0] && assist && !assist.taken(1) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+          while (path === PATHS[0] && assist && !assist.taken(1) && Date.now() < deadline)
+            await new Promise((resolve) => setImmediate(resolve));
           return workspace.readFile(path);
         },
       };
@@ -203,7 +230,13 @@ describe('a scan shared with the index worker', () => {
   });
 
   it('gives the tool the same output with an index still building as with no index, with ripgrep and with the pure scan', async () => {
-    const context = { workspace, tokenizer: approximateTokenizer, spool: createMemorySpool(), maxOutputTokens: 10_000, shell: 'unix_like' as const };
+    const context = {
+      workspace,
+      tokenizer: approximateTokenizer,
+      spool: createMemorySpool(),
+      maxOutputTokens: 10_000,
+      shell: 'unix_like' as const,
+    };
     const queries = [
       { query: 'Widget', result_types: ['definition'] },
       { query: 'Widget', result_types: ['usage'], max_results: 2 },
@@ -228,7 +261,12 @@ describe('a scan shared with the index worker', () => {
           const fromRipgrep = await ripgrepAlone.execute(ripgrepAlone.schema.parse(args), { ...context, signal } as never);
           expect(fromRipgrep.output, `ripgrep alone ${JSON.stringify(args)}`).toBe(expected.output);
         }
-        expect(await Promise.race([building.symbolIndex!.ready.then(() => 'built'), new Promise((resolve) => setImmediate(() => resolve('building')))])).toBe('building');
+        expect(
+          await Promise.race([
+            building.symbolIndex!.ready.then(() => 'built'),
+            new Promise((resolve) => setImmediate(() => resolve('building'))),
+          ]),
+        ).toBe('building');
       } finally {
         resume();
         await building.close();
@@ -239,7 +277,13 @@ describe('a scan shared with the index worker', () => {
   });
 
   it('starts the index worker after a search asked as the tool starts, and by itself when none is', async () => {
-    const context = { workspace, tokenizer: approximateTokenizer, spool: createMemorySpool(), maxOutputTokens: 10_000, shell: 'unix_like' as const };
+    const context = {
+      workspace,
+      tokenizer: approximateTokenizer,
+      spool: createMemorySpool(),
+      maxOutputTokens: 10_000,
+      shell: 'unix_like' as const,
+    };
     const tool = createCodeSearchTool({ index: { cacheDir: false, watch: false }, prefilter: 'scan' });
     const runningDuringReads: boolean[] = [];
     const watched = {
@@ -253,7 +297,11 @@ describe('a scan shared with the index worker', () => {
     };
     try {
       tool.prepare(workspace);
-      const result = await tool.execute(tool.schema.parse({ query: 'Widget', result_types: ['definition'] }), { ...context, workspace: watched, signal: new AbortController().signal } as never);
+      const result = await tool.execute(tool.schema.parse({ query: 'Widget', result_types: ['definition'] }), {
+        ...context,
+        workspace: watched,
+        signal: new AbortController().signal,
+      } as never);
       expect(result.ok).toBe(true);
       expect(runningDuringReads.length).toBeGreaterThan(3);
       expect(runningDuringReads.every((running) => !running)).toBe(true);
@@ -276,10 +324,17 @@ describe('a scan shared with the index worker', () => {
     const held = { ...workspace, readFile: async (path: string) => (await later, workspace.readFile(path)) };
     try {
       busy.prepare(workspace);
-      const first = busy.execute(busy.schema.parse({ query: 'Widget', result_types: ['usage'] }), { ...context, signal: new AbortController().signal } as never);
+      const first = busy.execute(busy.schema.parse({ query: 'Widget', result_types: ['usage'] }), {
+        ...context,
+        signal: new AbortController().signal,
+      } as never);
       // The worker was due to start on this turn: the first search was running, so it waits for that one alone.
       await new Promise((resolve) => setImmediate(resolve));
-      const second = busy.execute(busy.schema.parse({ query: 'Widget', result_types: ['text'] }), { ...context, workspace: held, signal: new AbortController().signal } as never);
+      const second = busy.execute(busy.schema.parse({ query: 'Widget', result_types: ['text'] }), {
+        ...context,
+        workspace: held,
+        signal: new AbortController().signal,
+      } as never);
       expect((await first).ok).toBe(true);
       // The second search still waits for its reads (and holds the build back), yet the worker starts.
       const deadline = Date.now() + 10_000;

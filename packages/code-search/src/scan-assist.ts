@@ -36,7 +36,11 @@ export interface ScanAssist {
 export const ASSIST_WAIT_LIMIT_MS = 5000;
 
 /** Waits for `answer`, or gives up (undefined) when `signal` aborts or after {@link ASSIST_WAIT_LIMIT_MS}. */
-export function awaitAssist<T>(answer: Promise<T | undefined>, signal: AbortSignal | undefined, limitMs = ASSIST_WAIT_LIMIT_MS): Promise<T | undefined> {
+export function awaitAssist<T>(
+  answer: Promise<T | undefined>,
+  signal: AbortSignal | undefined,
+  limitMs = ASSIST_WAIT_LIMIT_MS,
+): Promise<T | undefined> {
   if (signal?.aborted) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const finish = (value: T | undefined) => {
@@ -113,7 +117,12 @@ export function scanAssistOver(slots: Int32Array, count: number, answers: Assist
     taken: (index) => Atomics.load(slots, index) === CLAIMED_BY_WORKER,
     answered: (index) => answers.has(index),
     result: (index, signal) => awaitAssist(answers.get(index), signal),
-    overflowed: (types) => void Atomics.store(slots, count + 1, [...types].reduce((bits, type) => bits | KIND_BITS[type], 0)),
+    overflowed: (types) =>
+      void Atomics.store(
+        slots,
+        count + 1,
+        [...types].reduce((bits, type) => bits | KIND_BITS[type], 0),
+      ),
     stop: () => void Atomics.store(slots, count, 1),
   };
 }

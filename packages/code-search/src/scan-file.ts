@@ -87,7 +87,12 @@ export function unreadFacts(): FileFacts {
 }
 
 /** Reads the facts of one file's bytes; `text` is the decoded content when there are occurrences. */
-function readFacts(path: string, bytes: Uint8Array, matcher: LiteralMatcher, resultTypes: ReadonlySet<ResultType>): { facts: FileFacts; text?: string } {
+function readFacts(
+  path: string,
+  bytes: Uint8Array,
+  matcher: LiteralMatcher,
+  resultTypes: ReadonlySet<ResultType>,
+): { facts: FileFacts; text?: string } {
   const facts: FileFacts = { ...unreadFacts(), oversize: bytes.length > MAX_PARSE_BYTES };
   if (facts.oversize && !resultTypes.has('text')) {
     // Text-only file and text not requested: it can only be a hint.
@@ -127,7 +132,10 @@ function readFacts(path: string, bytes: Uint8Array, matcher: LiteralMatcher, res
  * The kinds of a file's occurrences: the lexical scan's where it is certain (in a file the parse reads with errors, its
  * recovery may take a comment for code), the parse's elsewhere; without a parse, `text` where the scan cannot tell.
  */
-function mergeKinds(lexical: ReadonlyArray<OccurrenceKind | undefined> | undefined, parsed: readonly OccurrenceKind[] | undefined): OccurrenceKind[] | undefined {
+function mergeKinds(
+  lexical: ReadonlyArray<OccurrenceKind | undefined> | undefined,
+  parsed: readonly OccurrenceKind[] | undefined,
+): OccurrenceKind[] | undefined {
   if (!lexical) return parsed ? [...parsed] : undefined;
   return lexical.map((kind, at) => kind ?? parsed?.[at] ?? 'text');
 }
@@ -138,7 +146,12 @@ function locator(text: string, starts: readonly number[], length: number): (at: 
   return (at) => {
     lines ??= createLineIndex(text);
     const { line, column, lineStart } = lines.locate(starts[at]);
-    return { line, column, snippet: makeSnippet(lines.lineText(lineStart), column - 1, length), name: text.slice(starts[at], starts[at] + length) };
+    return {
+      line,
+      column,
+      snippet: makeSnippet(lines.lineText(lineStart), column - 1, length),
+      name: text.slice(starts[at], starts[at] + length),
+    };
   };
 }
 
@@ -248,7 +261,9 @@ export async function readFileFacts(
   }
   const locate = locator(text, facts.starts, request.matcher.query.length);
   // As the search will decide them: without a parse, only the lexical scan's usages (its text occurrences show as text anyway).
-  const kinds = facts.parsed ? (facts.parsed.kinds && mergeKinds(facts.lexical, facts.parsed.kinds)) : facts.lexical?.map((kind) => kind ?? 'text');
+  const kinds = facts.parsed
+    ? facts.parsed.kinds && mergeKinds(facts.lexical, facts.parsed.kinds)
+    : facts.lexical?.map((kind) => kind ?? 'text');
   const { maxResults } = request;
   // Unparsed (or parsed but not needed by the search), every occurrence shows as text: only when text is wanted and open.
   const asText = open('text') ? maxResults : 0;

@@ -38,10 +38,14 @@ export function searchHints(facts: HintFacts): string[] {
       hints.push(`Definitions and usages are unavailable for ${list}: no grammar for that language, so its matches are reported as text.`);
     }
     if (unavailable.large > 0) {
-      hints.push(`${unavailable.large} matching file${unavailable.large === 1 ? ' is over 2 MB and was' : 's are over 2 MB and were'} searched as text only.`);
+      hints.push(
+        `${unavailable.large} matching file${unavailable.large === 1 ? ' is over 2 MB and was' : 's are over 2 MB and were'} searched as text only.`,
+      );
     }
     if (unavailable.failedGrammars.size > 0) {
-      hints.push(`The grammar for ${[...unavailable.failedGrammars].join(', ')} could not be loaded; matches in those files are reported as text.`);
+      hints.push(
+        `The grammar for ${[...unavailable.failedGrammars].join(', ')} could not be loaded; matches in those files are reported as text.`,
+      );
     }
   }
   return hints;

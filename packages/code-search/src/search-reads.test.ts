@@ -60,7 +60,10 @@ describe('the reads of a search', () => {
   it('remembers a binary verdict only when the mtime is old enough to vouch for the bytes, and only with a verdict map', async () => {
     const { workspace, inner } = recording({ 'new.bin': new Uint8Array([0, 1]), 'old.bin': new Uint8Array([0, 1, 2]) });
     const old = Date.now() - RACY_MARGIN_MS * 10;
-    const aged: Workspace = { ...workspace, lstat: async (path) => (path === 'old.bin' ? { ...(await inner.lstat(path))!, mtimeMs: old } : inner.lstat(path)) };
+    const aged: Workspace = {
+      ...workspace,
+      lstat: async (path) => (path === 'old.bin' ? { ...(await inner.lstat(path))!, mtimeMs: old } : inner.lstat(path)),
+    };
     const binaries: BinaryVerdicts = new Map();
     const searchReads = createSearchReads([], { workspace: aged, binaries, text: true, sizeFirst: false });
     searchReads.rememberBinary('new.bin', 2);

@@ -60,7 +60,9 @@ export function createSearchReads(files: readonly string[], options: SearchReadO
         // A known binary is skipped unread unless, being large, it may still count for the "over 2 MB" hint.
         const skippable = known !== undefined && (text || known.size <= MAX_PARSE_BYTES);
         const reading = skippable
-          ? workspace.lstat(path).then((stat) => (stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size ? SKIPPED : workspace.readFile(path)))
+          ? workspace
+              .lstat(path)
+              .then((stat) => (stat && stat.mtimeMs === known.mtimeMs && stat.size === known.size ? SKIPPED : workspace.readFile(path)))
           : sizeFirst
             ? workspace.lstat(path).then((stat) => (stat && stat.size > MAX_PARSE_BYTES ? LARGE : workspace.readFile(path)))
             : workspace.readFile(path);

@@ -10,13 +10,17 @@ export async function resolveSearchScope(workspace: Workspace, args: Pick<CodeSe
   let start = '';
   if (args.path !== undefined) {
     const checked = await resolveWorkspacePath(workspace, args.path);
-    if (!checked.ok) return { ok: false, result: errorResult(ErrorCode.OutsideWorkspace, `${checked.message}. Pass a path inside ${workspace.root}.`) };
+    if (!checked.ok)
+      return { ok: false, result: errorResult(ErrorCode.OutsideWorkspace, `${checked.message}. Pass a path inside ${workspace.root}.`) };
     start = checked.relative;
     const stat = await workspace.stat(start);
     if (!stat || (stat.kind !== 'file' && stat.kind !== 'directory')) {
       return {
         ok: false,
-        result: errorResult(ErrorCode.InvalidArguments, `path ${JSON.stringify(args.path)} does not exist in the workspace; omit path or pass an existing file or folder.`),
+        result: errorResult(
+          ErrorCode.InvalidArguments,
+          `path ${JSON.stringify(args.path)} does not exist in the workspace; omit path or pass an existing file or folder.`,
+        ),
       };
     }
     const real = await workspace.realpath(start);

@@ -53,14 +53,19 @@ describe('searchFiles', () => {
     const files: Record<string, string> = {
       'a.go': 'package a\n\n// alpha in a comment\nfunc f() int { return b.alpha("alpha") + g(alpha) }\n',
       'b.rs': 'fn f() -> u8 {\n    /* alpha */ crate::alpha(r#"alpha"#) + g(alpha)\n}\n',
-      'c.py': 'import m\n\nx = m.alpha("alpha")  # alpha\ny = f(alpha, \'\'\'alpha\n alpha\'\'\')\n',
+      'c.py': "import m\n\nx = m.alpha(\"alpha\")  # alpha\ny = f(alpha, '''alpha\n alpha''')\n",
       'd.py': 'def alpha():\n    return alpha()\n',
       'e.py': 'alpha, beta = pair\n',
     };
     const workspace = createMemoryWorkspace(files);
     const paths = Object.keys(files);
     const outcome = await searchFiles(
-      { matcher: createLiteralMatcher('alpha'), files: paths, resultTypes: new Set(['definition', 'usage', 'text'] as const), maxResults: 50 },
+      {
+        matcher: createLiteralMatcher('alpha'),
+        files: paths,
+        resultTypes: new Set(['definition', 'usage', 'text'] as const),
+        maxResults: 50,
+      },
       { workspace, parser, cache: createParseCache() },
     );
     // `def alpha` declares the name by its line; only e.py's tuple target needs the parse.
@@ -71,10 +76,18 @@ describe('searchFiles', () => {
       const text = files[path]!;
       const starts = createLiteralMatcher('alpha').find(text);
       const tree = (await parser.parse(grammar, text))!;
-      classifyOccurrences(SYNTAX_SPECS[grammar], tree, starts, 'alpha'.length).forEach((kind, at) => expected.push(`${kind} ${path}@${starts[at]}`));
+      classifyOccurrences(SYNTAX_SPECS[grammar], tree, starts, 'alpha'.length).forEach((kind, at) =>
+        expected.push(`${kind} ${path}@${starts[at]}`),
+      );
       tree.delete();
     }
-    const offset = (path: string, line: number, column: number) => files[path]!.split('\n').slice(0, line - 1).join('\n').length + (line > 1 ? 1 : 0) + column - 1;
+    const offset = (path: string, line: number, column: number) =>
+      files[path]!.split('\n')
+        .slice(0, line - 1)
+        .join('\n').length +
+      (line > 1 ? 1 : 0) +
+      column -
+      1;
     const found = outcome.results.map((hit) => `${hit.result_type} ${hit.path}@${offset(hit.path, hit.line, hit.column)}`);
     expect(found.sort()).toEqual(expected.sort());
     expect(found.filter((hit) => hit.startsWith('usage')).length).toBe(7);
@@ -95,7 +108,12 @@ describe('searchFiles', () => {
     const search = (files: Record<string, string>) => {
       const workspace = createMemoryWorkspace(files);
       return searchFiles(
-        { matcher: createLiteralMatcher('alpha'), files: Object.keys(files), resultTypes: new Set(['definition', 'usage'] as const), maxResults: 20 },
+        {
+          matcher: createLiteralMatcher('alpha'),
+          files: Object.keys(files),
+          resultTypes: new Set(['definition', 'usage'] as const),
+          maxResults: 20,
+        },
         environment(workspace),
       );
     };
@@ -131,7 +149,12 @@ describe('searchFiles', () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 30; i++) files[`f${String(i).padStart(2, '0')}.md`] = 'beta beta\n';
     const workspace = createMemoryWorkspace(files);
-    const request = { matcher: createLiteralMatcher('beta'), files: Object.keys(files).sort(), resultTypes: new Set(['text'] as const), maxResults: 3 };
+    const request = {
+      matcher: createLiteralMatcher('beta'),
+      files: Object.keys(files).sort(),
+      resultTypes: new Set(['text'] as const),
+      maxResults: 3,
+    };
     const outcome = await searchFiles(request, { workspace, parser, cache: createParseCache() });
     expect(outcome.results.map((hit) => `${hit.path}:${hit.column}`)).toEqual(['f00.md:1', 'f00.md:6', 'f01.md:1']);
     expect(outcome.truncated).toBe(true);
@@ -149,9 +172,17 @@ describe('searchFiles', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     // Every file after the first two is slow to read: the answer must not wait for them.
-    const workspace: Workspace = { ...inner, readFile: async (path) => (path > 'f01.md' ? held.then(() => inner.readFile(path)) : inner.readFile(path)) };
+    const workspace: Workspace = {
+      ...inner,
+      readFile: async (path) => (path > 'f01.md' ? held.then(() => inner.readFile(path)) : inner.readFile(path)),
+    };
     const inFlight = new Set<Promise<unknown>>();
-    const request = { matcher: createLiteralMatcher('gamma'), files: Object.keys(files).sort(), resultTypes: new Set(['text'] as const), maxResults: 1 };
+    const request = {
+      matcher: createLiteralMatcher('gamma'),
+      files: Object.keys(files).sort(),
+      resultTypes: new Set(['text'] as const),
+      maxResults: 1,
+    };
     const outcome = await searchFiles(request, { workspace, parser, cache: createParseCache(), inFlight });
     expect(outcome.results.map((hit) => hit.path)).toEqual(['f00.md']);
     expect(outcome.truncated).toBe(true);
@@ -208,7 +239,12 @@ describe('searchFiles', () => {
         return inner.readFile(path);
       };
       const binaries = new Map<string, { mtimeMs: number; size: number }>();
-      const request = { matcher: createLiteralMatcher('gamma'), files: ['blob.bin', 'notes.txt'], resultTypes: new Set(['text'] as const), maxResults: 20 };
+      const request = {
+        matcher: createLiteralMatcher('gamma'),
+        files: ['blob.bin', 'notes.txt'],
+        resultTypes: new Set(['text'] as const),
+        maxResults: 20,
+      };
       const search = () => searchFiles(request, { workspace, parser, cache: createParseCache(), binaries });
       expect((await search()).results.map((hit) => hit.path)).toEqual(['notes.txt']);
       expect(binaries.has('blob.bin')).toBe(true);

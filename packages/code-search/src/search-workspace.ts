@@ -134,7 +134,10 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   // Another thread takes a share of the files (the index worker while it builds), unless the index already classified some
   // or no file may need a parse (Go, Rust and Python files are mostly told apart lexically): then sharing costs more than
   // it saves.
-  const assist = contentFiles.length > 1 && !request.known?.size && mayNeedParses(contentFiles) ? environment.assist?.(contentFiles, sizeFirst) : undefined;
+  const assist =
+    contentFiles.length > 1 && !request.known?.size && mayNeedParses(contentFiles)
+      ? environment.assist?.(contentFiles, sizeFirst)
+      : undefined;
   /** Facts of files this search claimed and read before their turn, while it waited for the other thread. */
   const ahead = new Map<number, Promise<FileFacts | undefined>>();
 
@@ -166,7 +169,9 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
   const readAhead = async (index: number): Promise<FileFacts | undefined> => {
     const bytes = await reads.read(index);
     if (!bytes || bytes === SKIPPED || bytes === LARGE) return undefined;
-    return readFileFacts(contentFiles[index], bytes, { matcher, resultTypes, maxResults, classify, overflowed: new Set(overflow) }).catch(() => undefined);
+    return readFileFacts(contentFiles[index], bytes, { matcher, resultTypes, maxResults, classify, overflowed: new Set(overflow) }).catch(
+      () => undefined,
+    );
   };
   /** While the other thread reads the file at `waiting`, claims and reads the next file no one has; false when none is left. */
   const workAhead = async (waiting: number): Promise<boolean> => {
@@ -217,7 +222,9 @@ export async function searchFiles(request: SearchRequest, environment: SearchEnv
       }
       if (facts) {
         const found = await facts;
-        const scan = found ? await decideFromFacts(path, found, { matcher, resultTypes, room: room(), overflowed: overflow }).catch(() => undefined) : undefined;
+        const scan = found
+          ? await decideFromFacts(path, found, { matcher, resultTypes, room: room(), overflowed: overflow }).catch(() => undefined)
+          : undefined;
         if (scan) {
           // A read this search started has settled (it read ahead); one it started before the other thread claimed the file
           // stays tracked until it settles.

@@ -10,7 +10,12 @@ import { createBuildGate } from './build-gate.js';
 import type { IndexCacheLimits } from './index-cache-limits.js';
 import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
 
-const { root, cacheFile, cacheLimits, watch } = workerData as { root: string; cacheFile?: string; cacheLimits?: IndexCacheLimits; watch: boolean };
+const { root, cacheFile, cacheLimits, watch } = workerData as {
+  root: string;
+  cacheFile?: string;
+  cacheLimits?: IndexCacheLimits;
+  watch: boolean;
+};
 const port = parentPort!;
 /**
  * Grammar bytes read synchronously, handed to web-tree-sitter as bytes: its own read of a path (fs/promises) still in

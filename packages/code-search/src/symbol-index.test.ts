@@ -1,4 +1,16 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,46 +119,52 @@ describe('the symbol index behind code_search', () => {
     rmSync(cacheDir, { recursive: true, force: true });
   });
 
-  it('answers every word of the fixture exactly as the scan does, reading only files that hold the identifier', { timeout: 120_000 }, async () => {
-    const { workspace, reads } = recordingWorkspace(root);
-    const tool = indexed();
-    const baseline = scan();
-    await ready(tool, workspace);
-    const queries = words(root).flatMap((word, index) => (index % 4 === 0 ? [word, word.toLowerCase()] : [word]));
-    for (const [index, query] of queries.entries()) {
-      const kinds = index % 8 === 0 ? [['definition'], ['usage'], ['definition', 'usage'], ['text']] : [['definition', 'usage']];
-      for (const result_types of index % 3 === 0 ? [...kinds, ['definition', 'usage', 'text', 'path']] : kinds) {
-        const args = { query, result_types };
-        expect(await search(tool, workspace, args), JSON.stringify(args)).toBe(await search(baseline, createNodeWorkspace(root), args));
+  it(
+    'answers every word of the fixture exactly as the scan does, reading only files that hold the identifier',
+    { timeout: 120_000 },
+    async () => {
+      const { workspace, reads } = recordingWorkspace(root);
+      const tool = indexed();
+      const baseline = scan();
+      await ready(tool, workspace);
+      const queries = words(root).flatMap((word, index) => (index % 4 === 0 ? [word, word.toLowerCase()] : [word]));
+      for (const [index, query] of queries.entries()) {
+        const kinds = index % 8 === 0 ? [['definition'], ['usage'], ['definition', 'usage'], ['text']] : [['definition', 'usage']];
+        for (const result_types of index % 3 === 0 ? [...kinds, ['definition', 'usage', 'text', 'path']] : kinds) {
+          const args = { query, result_types };
+          expect(await search(tool, workspace, args), JSON.stringify(args)).toBe(await search(baseline, createNodeWorkspace(root), args));
+        }
+        const narrowed = { query, result_types: ['definition', 'usage'], path: 'native', file_types: ['java', 'c'] };
+        if (index % 4 === 0)
+          expect(await search(tool, workspace, narrowed)).toBe(await search(baseline, createNodeWorkspace(root), narrowed));
+        const narrowedText = { ...narrowed, result_types: ['text', 'path'] };
+        if (index % 8 === 0)
+          expect(await search(tool, workspace, narrowedText)).toBe(await search(baseline, createNodeWorkspace(root), narrowedText));
       }
-      const narrowed = { query, result_types: ['definition', 'usage'], path: 'native', file_types: ['java', 'c'] };
-      if (index % 4 === 0) expect(await search(tool, workspace, narrowed)).toBe(await search(baseline, createNodeWorkspace(root), narrowed));
-      const narrowedText = { ...narrowed, result_types: ['text', 'path'] };
-      if (index % 8 === 0) expect(await search(tool, workspace, narrowedText)).toBe(await search(baseline, createNodeWorkspace(root), narrowedText));
-    }
-    // Definitions and usages come from the index: prose and strings-only files are never opened for them.
-    reads.length = 0;
-    await search(tool, workspace, { query: 'Gadget', result_types: ['definition', 'usage'] });
-    expect(reads.length).toBeGreaterThan(0);
-    expect(reads.filter((path) => path.endsWith('.md') || path.endsWith('.json'))).toEqual([]);
-    // One kind alone: files holding only the other kind are not opened either.
-    for (const kind of ['definition', 'usage']) {
+      // Definitions and usages come from the index: prose and strings-only files are never opened for them.
       reads.length = 0;
-      const output = await search(tool, workspace, { query: 'Gadget', result_types: [kind] });
-      const shown = new Set([...output.matchAll(new RegExp(`^${kind} (\\S+?):\\d+:\\d+`, 'gm'))].map((match) => match[1]));
-      expect(shown.size, kind).toBeGreaterThan(0);
-      expect([...new Set(reads)].sort(), kind).toEqual([...shown].sort());
-    }
-    // Text comes from the trigram filters: only files holding the literal are opened, prose included.
-    for (const query of ['return', 'Gadget(', 'gadget']) {
-      reads.length = 0;
-      await search(tool, workspace, { query, result_types: ['text'], max_results: 100 });
-      const holding = allFiles(root).filter((path) => readFileSync(join(root, path), 'utf8').toLowerCase().includes(query.toLowerCase()));
-      expect([...new Set(reads)].sort(), query).toEqual(holding);
-    }
-    const stats = await tool.symbolIndex!.stats();
-    expect(stats).toMatchObject({ ready: true, fromCache: false, files: 12, parsed: 10 });
-  });
+      await search(tool, workspace, { query: 'Gadget', result_types: ['definition', 'usage'] });
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.filter((path) => path.endsWith('.md') || path.endsWith('.json'))).toEqual([]);
+      // One kind alone: files holding only the other kind are not opened either.
+      for (const kind of ['definition', 'usage']) {
+        reads.length = 0;
+        const output = await search(tool, workspace, { query: 'Gadget', result_types: [kind] });
+        const shown = new Set([...output.matchAll(new RegExp(`^${kind} (\\S+?):\\d+:\\d+`, 'gm'))].map((match) => match[1]));
+        expect(shown.size, kind).toBeGreaterThan(0);
+        expect([...new Set(reads)].sort(), kind).toEqual([...shown].sort());
+      }
+      // Text comes from the trigram filters: only files holding the literal are opened, prose included.
+      for (const query of ['return', 'Gadget(', 'gadget']) {
+        reads.length = 0;
+        await search(tool, workspace, { query, result_types: ['text'], max_results: 100 });
+        const holding = allFiles(root).filter((path) => readFileSync(join(root, path), 'utf8').toLowerCase().includes(query.toLowerCase()));
+        expect([...new Set(reads)].sort(), query).toEqual(holding);
+      }
+      const stats = await tool.symbolIndex!.stats();
+      expect(stats).toMatchObject({ ready: true, fromCache: false, files: 12, parsed: 10 });
+    },
+  );
 
   it('truncates to the first results of the full answer, index or scan, whatever files it skips unread', { timeout: 120_000 }, async () => {
     const workspace = createNodeWorkspace(root);
@@ -166,7 +184,10 @@ describe('the symbol index behind code_search', () => {
           const expected = { results: full.results.slice(0, max_results), truncated: full.results.length > max_results };
           for (const searcher of [tool, baseline]) {
             const limited = await data(searcher, { query, result_types, max_results });
-            expect({ results: limited.results, truncated: limited.truncated }, JSON.stringify({ query, result_types, max_results })).toEqual(expected);
+            expect(
+              { results: limited.results, truncated: limited.truncated },
+              JSON.stringify({ query, result_types, max_results }),
+            ).toEqual(expected);
           }
         }
       }
@@ -176,78 +197,89 @@ describe('the symbol index behind code_search', () => {
   it.each([
     ['heard from the file system', true],
     ['found by stat-ing every file', false],
-  ])('never answers from a stale entry: edits, new files, renames, deletions and .gitignore changes behind the host are seen at once (%s)', { timeout: 60_000 }, async (_label, watch) => {
-    const workspace = createNodeWorkspace(root);
-    const tool = indexed({ index: { cacheDir, watch } });
-    const baseline = scan();
-    await ready(tool, workspace);
-    expect(await tool.symbolIndex!.stats()).toMatchObject({ watching: watch });
-    const same = async (query: string) => {
-      for (const result_types of [['definition'], ['usage'], ['definition', 'usage'], ['text'], ['definition', 'usage', 'text', 'path']]) {
-        const args = { query, result_types };
-        const answer = await search(tool, workspace, args);
-        expect(answer, `${query} ${result_types.join(',')}`).toBe(await search(baseline, workspace, args));
-      }
-      return search(tool, workspace, { query, result_types: ['definition'] });
-    };
-    expect(await same('Widget')).toContain('No results');
+  ])(
+    'never answers from a stale entry: edits, new files, renames, deletions and .gitignore changes behind the host are seen at once (%s)',
+    { timeout: 60_000 },
+    async (_label, watch) => {
+      const workspace = createNodeWorkspace(root);
+      const tool = indexed({ index: { cacheDir, watch } });
+      const baseline = scan();
+      await ready(tool, workspace);
+      expect(await tool.symbolIndex!.stats()).toMatchObject({ watching: watch });
+      const same = async (query: string) => {
+        for (const result_types of [
+          ['definition'],
+          ['usage'],
+          ['definition', 'usage'],
+          ['text'],
+          ['definition', 'usage', 'text', 'path'],
+        ]) {
+          const args = { query, result_types };
+          const answer = await search(tool, workspace, args);
+          expect(answer, `${query} ${result_types.join(',')}`).toBe(await search(baseline, workspace, args));
+        }
+        return search(tool, workspace, { query, result_types: ['definition'] });
+      };
+      expect(await same('Widget')).toContain('No results');
 
-    writeFileSync(join(root, 'src/gadget.ts'), `${readFileSync(join(root, 'src/gadget.ts'), 'utf8')}export class Widget {}\n`);
-    expect(await same('Widget')).toContain('definition src/gadget.ts');
+      writeFileSync(join(root, 'src/gadget.ts'), `${readFileSync(join(root, 'src/gadget.ts'), 'utf8')}export class Widget {}\n`);
+      expect(await same('Widget')).toContain('definition src/gadget.ts');
 
-    writeFileSync(join(root, 'src/extra.py'), 'def Widget():\n    return Gadget()\n');
-    expect(await same('Widget')).toContain('definition src/extra.py:1:5');
+      writeFileSync(join(root, 'src/extra.py'), 'def Widget():\n    return Gadget()\n');
+      expect(await same('Widget')).toContain('definition src/extra.py:1:5');
 
-    renameSync(join(root, 'src/extra.py'), join(root, 'native/moved.py'));
-    const moved = await same('Widget');
-    expect(moved).toContain('definition native/moved.py:1:5');
-    expect(moved).not.toContain('src/extra.py');
+      renameSync(join(root, 'src/extra.py'), join(root, 'native/moved.py'));
+      const moved = await same('Widget');
+      expect(moved).toContain('definition native/moved.py:1:5');
+      expect(moved).not.toContain('src/extra.py');
 
-    mkdirSync(join(root, 'deep/er'), { recursive: true });
-    writeFileSync(join(root, 'deep/er/new.rs'), 'fn Widget() {}\n');
-    expect(await same('Widget')).toContain('definition deep/er/new.rs:1:4');
+      mkdirSync(join(root, 'deep/er'), { recursive: true });
+      writeFileSync(join(root, 'deep/er/new.rs'), 'fn Widget() {}\n');
+      expect(await same('Widget')).toContain('definition deep/er/new.rs:1:4');
 
-    writeFileSync(join(root, '.gitignore'), 'deep/\n');
-    expect(await same('Widget')).not.toContain('deep/er/new.rs');
-    rmSync(join(root, '.gitignore'));
-    expect(await same('Widget')).toContain('deep/er/new.rs');
+      writeFileSync(join(root, '.gitignore'), 'deep/\n');
+      expect(await same('Widget')).not.toContain('deep/er/new.rs');
+      rmSync(join(root, '.gitignore'));
+      expect(await same('Widget')).toContain('deep/er/new.rs');
 
-    rmSync(join(root, 'native/moved.py'));
-    expect(await same('Widget')).not.toContain('moved.py');
+      rmSync(join(root, 'native/moved.py'));
+      expect(await same('Widget')).not.toContain('moved.py');
 
-    // Same size, same mtime: only the racy-entry rule can tell the content changed.
-    const file = join(root, 'deep/er/new.rs');
-    const { mtime } = statSync(file);
-    writeFileSync(file, 'fn Wodget() {}\n');
-    utimesSync(file, mtime, mtime);
-    expect(await same('Widget')).not.toContain('new.rs');
-    expect(await same('Wodget')).toContain('definition deep/er/new.rs:1:4');
+      // Same size, same mtime: only the racy-entry rule can tell the content changed.
+      const file = join(root, 'deep/er/new.rs');
+      const { mtime } = statSync(file);
+      writeFileSync(file, 'fn Wodget() {}\n');
+      utimesSync(file, mtime, mtime);
+      expect(await same('Widget')).not.toContain('new.rs');
+      expect(await same('Wodget')).toContain('definition deep/er/new.rs:1:4');
 
-    rmSync(join(root, 'deep'), { recursive: true });
-    expect(await same('Wodget')).toContain('No results');
+      rmSync(join(root, 'deep'), { recursive: true });
+      expect(await same('Wodget')).toContain('No results');
 
-    // More changes than a search re-reads itself: it scans while the index catches up, and is right either way.
-    mkdirSync(join(root, 'many'));
-    for (let index = 0; index < 80; index++) writeFileSync(join(root, `many/m${index}.go`), `package many\n\nfunc Many${index % 2}() {}\n`);
-    expect(await same('Many1')).toContain('40 results');
-    expect(await same('Many0')).toContain('definition many/m0.go:3:6');
+      // More changes than a search re-reads itself: it scans while the index catches up, and is right either way.
+      mkdirSync(join(root, 'many'));
+      for (let index = 0; index < 80; index++)
+        writeFileSync(join(root, `many/m${index}.go`), `package many\n\nfunc Many${index % 2}() {}\n`);
+      expect(await same('Many1')).toContain('40 results');
+      expect(await same('Many0')).toContain('definition many/m0.go:3:6');
 
-    // A folder moved with its files, then one of them edited: the old place is gone, the new one is current.
-    renameSync(join(root, 'many'), join(root, 'moved'));
-    writeFileSync(join(root, 'moved/m3.go'), 'package many\n\nfunc Many2() {}\n');
-    expect(await same('Many2')).toContain('definition moved/m3.go:3:6');
-    expect(await same('Many0')).not.toContain('many/m0.go');
-    expect(await same('Many0')).toContain('definition moved/m0.go:3:6');
+      // A folder moved with its files, then one of them edited: the old place is gone, the new one is current.
+      renameSync(join(root, 'many'), join(root, 'moved'));
+      writeFileSync(join(root, 'moved/m3.go'), 'package many\n\nfunc Many2() {}\n');
+      expect(await same('Many2')).toContain('definition moved/m3.go:3:6');
+      expect(await same('Many0')).not.toContain('many/m0.go');
+      expect(await same('Many0')).toContain('definition moved/m0.go:3:6');
 
-    // A folder removed and made again under the same name: its new files are found, and so are later ones.
-    rmSync(join(root, 'native'), { recursive: true });
-    mkdirSync(join(root, 'native'));
-    writeFileSync(join(root, 'native/again.go'), 'package native\n\nfunc Again() {}\n');
-    expect(await same('Again')).toContain('definition native/again.go:3:6');
-    writeFileSync(join(root, 'native/later.go'), 'package native\n\nfunc Again2() {}\n');
-    expect(await same('Again2')).toContain('definition native/later.go:3:6');
-    expect(await tool.symbolIndex!.stats()).toMatchObject({ watching: watch });
-  });
+      // A folder removed and made again under the same name: its new files are found, and so are later ones.
+      rmSync(join(root, 'native'), { recursive: true });
+      mkdirSync(join(root, 'native'));
+      writeFileSync(join(root, 'native/again.go'), 'package native\n\nfunc Again() {}\n');
+      expect(await same('Again')).toContain('definition native/again.go:3:6');
+      writeFileSync(join(root, 'native/later.go'), 'package native\n\nfunc Again2() {}\n');
+      expect(await same('Again2')).toContain('definition native/later.go:3:6');
+      expect(await tool.symbolIndex!.stats()).toMatchObject({ watching: watch });
+    },
+  );
 
   it('persists the index so a new tool on the same folder starts warm, and sees what changed while none ran', async () => {
     const workspace = createNodeWorkspace(root);
@@ -300,7 +332,9 @@ describe('the symbol index behind code_search', () => {
     const tool = indexed();
     tool.prepare(remote);
     expect(tool.symbolIndex).toBeUndefined();
-    expect(await search(tool, remote, { query: 'Gadget', result_types: ['definition'] })).toBe(await search(scan(), local, { query: 'Gadget', result_types: ['definition'] }));
+    expect(await search(tool, remote, { query: 'Gadget', result_types: ['definition'] })).toBe(
+      await search(scan(), local, { query: 'Gadget', result_types: ['definition'] }),
+    );
     expect(tool.symbolIndex).toBeUndefined();
   });
 

@@ -65,7 +65,13 @@ export interface ScanSupport {
   /** Makes the build wait until the returned function is called (or a time limit passes); a no-op once the index is built. */
   pauseBuild(): () => void;
   /** Lets the worker take a share of a scan's `paths` (see ScanAssist); undefined once the index is built or closed. */
-  assist(request: { query: string; paths: readonly string[]; resultTypes: Iterable<ResultType>; maxResults: number; sizeFirst: boolean }): ScanAssist | undefined;
+  assist(request: {
+    query: string;
+    paths: readonly string[];
+    resultTypes: Iterable<ResultType>;
+    maxResults: number;
+    sizeFirst: boolean;
+  }): ScanAssist | undefined;
 }
 
 function lookupOf(response: WorkerResponse | undefined): IndexLookup | undefined {
@@ -91,7 +97,10 @@ type WorkerConstructor = typeof import('node:worker_threads').Worker;
  * build alike). Run from sources (tests, benchmarks), the entry is TypeScript: it is required through the tsx loader, whose
  * require hook also works in worker threads.
  */
-async function startWorker(Worker: WorkerConstructor, workerData: { root: string; cacheFile?: string; cacheLimits?: IndexCacheLimits; watch: boolean }) {
+async function startWorker(
+  Worker: WorkerConstructor,
+  workerData: { root: string; cacheFile?: string; cacheLimits?: IndexCacheLimits; watch: boolean },
+) {
   const fromSource = import.meta.url.endsWith('.ts');
   const url = new URL(fromSource ? './symbol-index-worker.ts' : './symbol-index-worker.js', import.meta.url);
   if (!fromSource) return new Worker(url, { workerData });
@@ -131,7 +140,11 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
   };
 
   const workerPromise = (async () => {
-    const [{ Worker }, cacheFile] = await Promise.all([import('node:worker_threads'), symbolIndexCacheFile(root, options.cacheDir), startAfter]);
+    const [{ Worker }, cacheFile] = await Promise.all([
+      import('node:worker_threads'),
+      symbolIndexCacheFile(root, options.cacheDir),
+      startAfter,
+    ]);
     if (closed || closing) return undefined;
     const worker = await startWorker(Worker, { root, cacheFile, cacheLimits: options.cacheLimits, watch: options.watch ?? true });
     // Referenced while it builds or answers; idle, it never keeps the process alive (close() still stops it).
@@ -219,12 +232,28 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
     },
     async lookup({ query, caseSensitive, start, extensions, only, paths }) {
       if (!isReady) return undefined;
-      const response = await ask({ type: 'lookup', query, caseSensitive, start, extensions: extensions ? new Set(extensions) : undefined, only, paths });
+      const response = await ask({
+        type: 'lookup',
+        query,
+        caseSensitive,
+        start,
+        extensions: extensions ? new Set(extensions) : undefined,
+        only,
+        paths,
+      });
       return lookupOf(response);
     },
     async textLookup({ query, caseSensitive, start, extensions, identifiers, paths }) {
       if (!isReady) return undefined;
-      const response = await ask({ type: 'textLookup', query, caseSensitive, start, extensions: extensions ? new Set(extensions) : undefined, identifiers, paths });
+      const response = await ask({
+        type: 'textLookup',
+        query,
+        caseSensitive,
+        start,
+        extensions: extensions ? new Set(extensions) : undefined,
+        identifiers,
+        paths,
+      });
       return lookupOf(response);
     },
     async occurrences({ query, caseSensitive, paths }) {

@@ -24,11 +24,9 @@ export function syncDiskWorkspace(root: string): Workspace {
     writeFile: fail,
     remove: fail,
     readdir: async (path) =>
-      readdirSync(absolute(path), { withFileTypes: true }).map(
-        (entry): WorkspaceDirEntry => ({
-          name: entry.name,
-          kind: entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'other',
-        }),
-      ),
+      readdirSync(absolute(path), { withFileTypes: true }).map((entry): WorkspaceDirEntry => ({
+        name: entry.name,
+        kind: entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'other',
+      })),
   };
 }

@@ -113,7 +113,17 @@ const GO: SyntaxSpec = {
   declarations: {
     ...rules(
       ['name'],
-      ['function_declaration', 'method_declaration', 'type_spec', 'type_alias', 'const_spec', 'var_spec', 'field_declaration', 'method_elem', 'method_spec'],
+      [
+        'function_declaration',
+        'method_declaration',
+        'type_spec',
+        'type_alias',
+        'const_spec',
+        'var_spec',
+        'field_declaration',
+        'method_elem',
+        'method_spec',
+      ],
     ),
     short_var_declaration: { fields: ['left'] },
   },

@@ -9,19 +9,25 @@ const text = fc.array(alphabet, { maxLength: 400 }).map((units) => units.join(''
 describe('the trigram filter of a text', () => {
   it('never says no for a literal the matcher finds, under either case rule', () => {
     fc.assert(
-      fc.property(text, fc.nat(), fc.integer({ min: 3, max: 12 }), fc.array(fc.boolean(), { maxLength: 12 }), (source, at, length, flips) => {
-        const start = source.length === 0 ? 0 : at % source.length;
-        // A slice of the text with some letters' case flipped (ASCII or not), as a model may type it.
-        const flip = (unit: string) => {
-          const other = unit === unit.toLowerCase() ? unit.toUpperCase() : unit.toLowerCase();
-          return other.length === unit.length ? other : unit;
-        };
-        const slice = [...source.slice(start, start + length)].map((unit, index) => (flips[index] ? flip(unit) : unit)).join('');
-        if (slice.length < 3) return;
-        const matcher = createLiteralMatcher(slice);
-        if (matcher.find(source).length === 0) return;
-        expect(mayContainTrigrams(buildTrigramFilter(source), trigramKeys(slice))).toBe(true);
-      }),
+      fc.property(
+        text,
+        fc.nat(),
+        fc.integer({ min: 3, max: 12 }),
+        fc.array(fc.boolean(), { maxLength: 12 }),
+        (source, at, length, flips) => {
+          const start = source.length === 0 ? 0 : at % source.length;
+          // A slice of the text with some letters' case flipped (ASCII or not), as a model may type it.
+          const flip = (unit: string) => {
+            const other = unit === unit.toLowerCase() ? unit.toUpperCase() : unit.toLowerCase();
+            return other.length === unit.length ? other : unit;
+          };
+          const slice = [...source.slice(start, start + length)].map((unit, index) => (flips[index] ? flip(unit) : unit)).join('');
+          if (slice.length < 3) return;
+          const matcher = createLiteralMatcher(slice);
+          if (matcher.find(source).length === 0) return;
+          expect(mayContainTrigrams(buildTrigramFilter(source), trigramKeys(slice))).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -7,7 +7,13 @@ const lines = (count: number) => Array.from({ length: count }, (_, i) => `line $
 describe('budgetOutput', () => {
   it('returns text that fits unchanged with its exact count', () => {
     const out = budgetOutput('hello world\n', 100, gptTokenizer);
-    expect(out).toEqual({ text: 'hello world\n', truncated: false, originalTokens: gptTokenizer.count('hello world\n'), estimated: false, omittedTokens: 0 });
+    expect(out).toEqual({
+      text: 'hello world\n',
+      truncated: false,
+      originalTokens: gptTokenizer.count('hello world\n'),
+      estimated: false,
+      omittedTokens: 0,
+    });
   });
 
   it.each([1, 2, 5, 20, 50, 200, 1000])('never exceeds a budget of %i tokens (o200k)', (budget) => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_FLOOR, MAX_OUTPUT_TOKENS_MESSAGE, maxOutputTokensSchema, preflightMaxOutputTokens } from './max-output-tokens.js';
+import {
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  MAX_OUTPUT_TOKENS_FLOOR,
+  MAX_OUTPUT_TOKENS_MESSAGE,
+  maxOutputTokensSchema,
+  preflightMaxOutputTokens,
+} from './max-output-tokens.js';
 
 describe('preflightMaxOutputTokens', () => {
   it('defaults to 10000 when absent', () => {
@@ -24,11 +30,20 @@ describe('preflightMaxOutputTokens', () => {
     expect(maxOutputTokensSchema.safeParse(0).success).toBe(false);
   });
 
-  it.each([['"100"', '100'], ['1.5', 1.5], ['0', 0], ['-1', -1], ['50001', 50_001], ['null', null], ['true', true], ['NaN', Number.NaN], ['Infinity', Infinity], ['[]', []], ['{}', {}]])(
-    'rejects %s with the exact message',
-    (_label, value) => {
-      expect(MAX_OUTPUT_TOKENS_MESSAGE).toBe('max_output_tokens must be an integer between 1 and 50000');
-      expect(preflightMaxOutputTokens({ max_output_tokens: value })).toEqual({ ok: false, message: MAX_OUTPUT_TOKENS_MESSAGE });
-    },
-  );
+  it.each([
+    ['"100"', '100'],
+    ['1.5', 1.5],
+    ['0', 0],
+    ['-1', -1],
+    ['50001', 50_001],
+    ['null', null],
+    ['true', true],
+    ['NaN', Number.NaN],
+    ['Infinity', Infinity],
+    ['[]', []],
+    ['{}', {}],
+  ])('rejects %s with the exact message', (_label, value) => {
+    expect(MAX_OUTPUT_TOKENS_MESSAGE).toBe('max_output_tokens must be an integer between 1 and 50000');
+    expect(preflightMaxOutputTokens({ max_output_tokens: value })).toEqual({ ok: false, message: MAX_OUTPUT_TOKENS_MESSAGE });
+  });
 });

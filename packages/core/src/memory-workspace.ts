@@ -117,7 +117,9 @@ export function createMemoryWorkspace(files: Record<string, MemoryFileInput> = {
       const parent = parentOf(path);
       const resolvedParent = parent ? resolve(parent) : { path: '' };
       if (!resolvedParent || resolvedParent.outside !== undefined) return undefined;
-      const own = resolvedParent.path ? `${resolvedParent.path}/${path.slice(parent ? parent.length + 1 : 0)}` : path.slice(parent ? parent.length + 1 : 0);
+      const own = resolvedParent.path
+        ? `${resolvedParent.path}/${path.slice(parent ? parent.length + 1 : 0)}`
+        : path.slice(parent ? parent.length + 1 : 0);
       if (links.has(own)) return { kind: 'symlink', size: 0, mtimeMs: 0, mode: 0o777 };
       return statOf(own);
     },
@@ -138,7 +140,9 @@ export function createMemoryWorkspace(files: Record<string, MemoryFileInput> = {
       return file.data.slice();
     },
     async writeFile(path, data, options) {
-      const target = real(parentOf(path)) ? `${real(parentOf(path))}/${path.slice(path.lastIndexOf('/') + 1)}` : path.slice(path.lastIndexOf('/') + 1);
+      const target = real(parentOf(path))
+        ? `${real(parentOf(path))}/${path.slice(path.lastIndexOf('/') + 1)}`
+        : path.slice(path.lastIndexOf('/') + 1);
       const finalPath = links.has(target) ? real(target) : target;
       if (dirs.has(finalPath)) throw Object.assign(new Error(`EISDIR: '${path}' is a directory`), { code: 'EISDIR' });
       put(finalPath, data.slice(), options?.mode ?? fileMap.get(finalPath)?.mode ?? 0o644);
@@ -156,7 +160,8 @@ export function createMemoryWorkspace(files: Record<string, MemoryFileInput> = {
     },
     async createSymlink(path, target) {
       const own = ownPath(path);
-      if (links.has(own) || fileMap.has(own) || dirs.has(own)) throw Object.assign(new Error(`EEXIST: '${path}' already exists`), { code: 'EEXIST' });
+      if (links.has(own) || fileMap.has(own) || dirs.has(own))
+        throw Object.assign(new Error(`EEXIST: '${path}' already exists`), { code: 'EEXIST' });
       links.set(own, target);
       addDirs(own);
     },
@@ -175,9 +180,12 @@ export function createMemoryWorkspace(files: Record<string, MemoryFileInput> = {
       if (!dirs.has(dir)) throw notFound(path);
       const prefix = dir ? `${dir}/` : '';
       const names = new Map<string, WorkspaceDirEntry['kind']>();
-      for (const file of fileMap.keys()) if (file.startsWith(prefix) && !file.slice(prefix.length).includes('/')) names.set(file.slice(prefix.length), 'file');
-      for (const d of dirs) if (d !== dir && d.startsWith(prefix) && !d.slice(prefix.length).includes('/')) names.set(d.slice(prefix.length), 'directory');
-      for (const link of links.keys()) if (link.startsWith(prefix) && !link.slice(prefix.length).includes('/')) names.set(link.slice(prefix.length), 'symlink');
+      for (const file of fileMap.keys())
+        if (file.startsWith(prefix) && !file.slice(prefix.length).includes('/')) names.set(file.slice(prefix.length), 'file');
+      for (const d of dirs)
+        if (d !== dir && d.startsWith(prefix) && !d.slice(prefix.length).includes('/')) names.set(d.slice(prefix.length), 'directory');
+      for (const link of links.keys())
+        if (link.startsWith(prefix) && !link.slice(prefix.length).includes('/')) names.set(link.slice(prefix.length), 'symlink');
       return [...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, kind]) => ({ name, kind }));
     },
     snapshot() {

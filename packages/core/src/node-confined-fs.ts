@@ -46,7 +46,10 @@ async function openFolder(realRoot: string, parts: readonly string[], create: bo
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ELOOP' || code === 'ENOTDIR') {
-          throw Object.assign(new Error(`${code}: '${part}' is no longer a folder (a symlink or file took its place); nothing was written through it`), { code });
+          throw Object.assign(
+            new Error(`${code}: '${part}' is no longer a folder (a symlink or file took its place); nothing was written through it`),
+            { code },
+          );
         }
         if (!create || code !== 'ENOENT') throw error;
         try {
@@ -79,7 +82,13 @@ async function locate(root: string, realRoot: string, path: string, create: bool
  * swapped for a symlink mid-way makes the write fail instead of landing outside. A symlink at `path` itself is
  * written through to its target, which must be inside.
  */
-export async function confinedWriteFile(root: string, realRoot: string, path: string, data: Uint8Array, mode: number | undefined): Promise<void> {
+export async function confinedWriteFile(
+  root: string,
+  realRoot: string,
+  path: string,
+  data: Uint8Array,
+  mode: number | undefined,
+): Promise<void> {
   let target = path;
   const own = await optionalStat(join(root, path), false);
   if (own?.isSymbolicLink()) {

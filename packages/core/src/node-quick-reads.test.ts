@@ -33,7 +33,12 @@ describe('quick reads of a Node workspace', () => {
     }
     for (const path of ['src/a.ts', 'src', 'link.ts', 'dangling', '']) {
       const stats = await fs.lstat(join(root, path));
-      expect(await workspace.lstat(path), path).toEqual({ kind: expect.any(String), size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 });
+      expect(await workspace.lstat(path), path).toEqual({
+        kind: expect.any(String),
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        mode: stats.mode & 0o7777,
+      });
     }
     expect((await workspace.lstat('dangling'))?.kind).toBe('symlink');
     for (const path of ['missing.ts', 'src/a.ts/below', 'dangling/below']) expect(await workspace.lstat(path), path).toBeUndefined();

@@ -73,13 +73,20 @@ export function createNodeWorkspace(root: string): Workspace {
     remove: (path) => (CONFINED_FS_AVAILABLE ? confinedRemove(root, realRoot, path) : fs.unlink(abs(path))),
     removeEmptyDirectory: (path) => fs.rmdir(abs(path)),
     readLink: (path) => fs.readlink(abs(path)),
-    createSymlink: (path, target) => (CONFINED_FS_AVAILABLE ? confinedSymlink(root, realRoot, path, target) : fs.symlink(target, abs(path))),
+    createSymlink: (path, target) =>
+      CONFINED_FS_AVAILABLE ? confinedSymlink(root, realRoot, path, target) : fs.symlink(target, abs(path)),
     async readdir(path): Promise<WorkspaceDirEntry[]> {
       const entries = await fs.readdir(abs(path), { withFileTypes: true });
       return entries
         .map((entry) => ({
           name: entry.name,
-          kind: (entry.isSymbolicLink() ? 'symlink' : entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : 'other') as WorkspaceEntryKind,
+          kind: (entry.isSymbolicLink()
+            ? 'symlink'
+            : entry.isFile()
+              ? 'file'
+              : entry.isDirectory()
+                ? 'directory'
+                : 'other') as WorkspaceEntryKind,
         }))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },

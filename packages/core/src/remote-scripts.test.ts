@@ -2,7 +2,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { skipWhen } from '../../../test/skip-reason.js';
-import { ExitSentinelScanner, newSentinelNonce, remoteFindScript, remoteKillScript, REMOTE_START_SCRIPT, remoteStartArguments, ripgrepFileListArguments, parseRipgrepFileList } from './index.js';
+import {
+  ExitSentinelScanner,
+  newSentinelNonce,
+  remoteFindScript,
+  remoteKillScript,
+  REMOTE_START_SCRIPT,
+  remoteStartArguments,
+  ripgrepFileListArguments,
+  parseRipgrepFileList,
+} from './index.js';
 
 // The remote scripts are plain POSIX sh over /proc, so this Linux machine runs them as a remote would.
 const linux = process.platform === 'linux' && existsSync('/proc/self/stat');
@@ -10,7 +19,17 @@ const linux = process.platform === 'linux' && existsSync('/proc/self/stat');
 describe('remote scripts', skipWhen(linux ? undefined : 'the remote scripts read /proc: Linux only'), () => {
   it('the start script applies variables over the environment, enters the folder, leads its own process group and ends with the exit sentinel', () => {
     const nonce = newSentinelNonce();
-    const args = remoteStartArguments({ file: '/bin/sh', args: ['-c', 'echo "$A|$B|$(pwd)"; s=$(cat /proc/$$/stat); set -- ${s##*) }; [ "$3" = "$$" ] && echo leader; exit 7'], cwd: '/tmp', env: { A: 'one', B: "it's two" }, rows: 24, cols: 80 }, nonce);
+    const args = remoteStartArguments(
+      {
+        file: '/bin/sh',
+        args: ['-c', 'echo "$A|$B|$(pwd)"; s=$(cat /proc/$$/stat); set -- ${s##*) }; [ "$3" = "$$" ] && echo leader; exit 7'],
+        cwd: '/tmp',
+        env: { A: 'one', B: "it's two" },
+        rows: 24,
+        cols: 80,
+      },
+      nonce,
+    );
     const result = spawnSync('/bin/sh', ['-c', REMOTE_START_SCRIPT, ...args], { encoding: 'utf8' });
     expect(result.stdout).toBe(`one|it's two|/tmp\nleader\n\u001b]777;${nonce};7\u0007`);
     expect(result.status).toBe(7);
@@ -22,10 +41,26 @@ describe('remote scripts', skipWhen(linux ? undefined : 'the remote scripts read
 
   it('the start script reports 126 for a missing folder, and a command killed by a signal as 128+n', () => {
     const nonce = newSentinelNonce();
-    const missing = spawnSync('/bin/sh', ['-c', REMOTE_START_SCRIPT, ...remoteStartArguments({ file: 'true', args: [], cwd: '/nonexistent-toolhost', env: {}, rows: 24, cols: 80 }, nonce)], { encoding: 'utf8' });
+    const missing = spawnSync(
+      '/bin/sh',
+      [
+        '-c',
+        REMOTE_START_SCRIPT,
+        ...remoteStartArguments({ file: 'true', args: [], cwd: '/nonexistent-toolhost', env: {}, rows: 24, cols: 80 }, nonce),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(missing.stdout).toBe(`\u001b]777;${nonce};126\u0007`);
     expect(missing.status).toBe(126);
-    const killed = spawnSync('/bin/sh', ['-c', REMOTE_START_SCRIPT, ...remoteStartArguments({ file: '/bin/sh', args: ['-c', 'kill -TERM $$'], cwd: '/tmp', env: {}, rows: 24, cols: 80 }, nonce)], { encoding: 'utf8' });
+    const killed = spawnSync(
+      '/bin/sh',
+      [
+        '-c',
+        REMOTE_START_SCRIPT,
+        ...remoteStartArguments({ file: '/bin/sh', args: ['-c', 'kill -TERM $$'], cwd: '/tmp', env: {}, rows: 24, cols: 80 }, nonce),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(killed.stdout).toBe(`\u001b]777;${nonce};143\u0007`);
   });
 
@@ -43,10 +78,15 @@ describe('remote scripts', skipWhen(linux ? undefined : 'the remote scripts read
 
   it('find and kill scripts match a marker exactly or by prefix, and kill the process group', async () => {
     const marker = `ffee${process.pid}-7`;
-    const child = spawn('/bin/sh', ['-c', 'sleep 300 & sleep 301 & wait'], { env: { ...process.env, TOOLHOST_SESSION: marker }, detached: true, stdio: 'ignore' });
+    const child = spawn('/bin/sh', ['-c', 'sleep 300 & sleep 301 & wait'], {
+      env: { ...process.env, TOOLHOST_SESSION: marker },
+      detached: true,
+      stdio: 'ignore',
+    });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const run = (script: string) => spawnSync('/bin/sh', ['-c', script], { encoding: 'utf8' }).status;
-    for (let attempt = 0; attempt < 200 && run(remoteFindScript({ exact: marker })) !== 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let attempt = 0; attempt < 200 && run(remoteFindScript({ exact: marker })) !== 0; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(run(remoteFindScript({ exact: marker }))).toBe(0);
     expect(run(remoteFindScript({ exact: `${marker}0` }))).toBe(1);
     expect(run(remoteFindScript({ prefix: `ffee${process.pid}-` }))).toBe(0);

@@ -35,7 +35,9 @@ export function remoteStartArguments(request: SpawnRequest, nonce: string): stri
 
 function markerPattern(match: MarkerMatch): { flags: string; pattern: string } {
   // Markers are hex and digits joined by '-': nothing in them is special to grep.
-  return 'exact' in match ? { flags: '-x -F', pattern: `${MARKER_VARIABLE}=${match.exact}` } : { flags: '', pattern: `^${MARKER_VARIABLE}=${match.prefix}` };
+  return 'exact' in match
+    ? { flags: '-x -F', pattern: `${MARKER_VARIABLE}=${match.exact}` }
+    : { flags: '', pattern: `^${MARKER_VARIABLE}=${match.prefix}` };
 }
 
 function checkMarker(match: MarkerMatch): void {

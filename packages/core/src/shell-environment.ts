@@ -87,7 +87,10 @@ const isDefaultExcluded = anyMatcher(DEFAULT_EXCLUDED_VARIABLES);
  * variables, then `excludeDefaults` and `exclude` drop names, `includeOnly` keeps only the names it matches, and
  * `set` is added last. Pure: `source` is not changed, and variables whose value is undefined are skipped.
  */
-export function applyShellEnvironmentPolicy(source: Readonly<Record<string, string | undefined>>, policy: ShellEnvironmentPolicy = {}): Record<string, string> {
+export function applyShellEnvironmentPolicy(
+  source: Readonly<Record<string, string | undefined>>,
+  policy: ShellEnvironmentPolicy = {},
+): Record<string, string> {
   const inherit = policy.inherit ?? 'all';
   const excluded = anyMatcher(policy.exclude ?? []);
   const included = policy.includeOnly && policy.includeOnly.length > 0 ? anyMatcher(policy.includeOnly) : undefined;
@@ -117,21 +120,28 @@ const FORCED_COLOR_VARIABLES = ['FORCE_COLOR', 'CLICOLOR_FORCE'];
  * (without the variables that force colours), with {@link COMMAND_ENVIRONMENT_DEFAULTS} added before the policy's
  * `set`, so `set` still wins.
  */
-export function commandEnvironment(source: Readonly<Record<string, string | undefined>>, policy: ShellEnvironmentPolicy = {}): Record<string, string> {
+export function commandEnvironment(
+  source: Readonly<Record<string, string | undefined>>,
+  policy: ShellEnvironmentPolicy = {},
+): Record<string, string> {
   const inherited: Record<string, string | undefined> = { ...source };
   for (const name of FORCED_COLOR_VARIABLES) delete inherited[name];
   return applyShellEnvironmentPolicy(inherited, { ...policy, set: { ...COMMAND_ENVIRONMENT_DEFAULTS, ...policy.set } });
 }
 
 /** Throws `invalid_options` naming the field when `policy` is not a valid {@link ShellEnvironmentPolicy}. */
-export function checkShellEnvironmentPolicy(policy: unknown, label = 'shellEnvironment'): asserts policy is ShellEnvironmentPolicy | undefined {
+export function checkShellEnvironmentPolicy(
+  policy: unknown,
+  label = 'shellEnvironment',
+): asserts policy is ShellEnvironmentPolicy | undefined {
   if (policy === undefined) return;
   const fail = (message: string): never => {
     throw new ToolHostError('invalid_options', `${label}${message}`);
   };
   if (policy === null || typeof policy !== 'object' || Array.isArray(policy)) fail(' must be an object');
   const value = policy as Record<string, unknown>;
-  for (const field of Object.keys(value)) if (!POLICY_FIELDS.has(field)) fail(` has no field ${JSON.stringify(field)}; the fields are ${[...POLICY_FIELDS].join(', ')}`);
+  for (const field of Object.keys(value))
+    if (!POLICY_FIELDS.has(field)) fail(` has no field ${JSON.stringify(field)}; the fields are ${[...POLICY_FIELDS].join(', ')}`);
   if (value.inherit !== undefined && !INHERIT_VALUES.includes(value.inherit as ShellEnvironmentInherit)) {
     fail(`.inherit must be one of ${INHERIT_VALUES.join(', ')}, got ${JSON.stringify(value.inherit)}`);
   }
@@ -139,10 +149,12 @@ export function checkShellEnvironmentPolicy(policy: unknown, label = 'shellEnvir
   for (const field of ['exclude', 'includeOnly'] as const) {
     const patterns = value[field];
     if (patterns === undefined) continue;
-    if (!Array.isArray(patterns) || patterns.some((pattern) => typeof pattern !== 'string' || pattern === '')) fail(`.${field} must be an array of non-empty glob patterns`);
+    if (!Array.isArray(patterns) || patterns.some((pattern) => typeof pattern !== 'string' || pattern === ''))
+      fail(`.${field} must be an array of non-empty glob patterns`);
   }
   if (value.set !== undefined) {
-    if (value.set === null || typeof value.set !== 'object' || Array.isArray(value.set)) fail('.set must be an object of variable names to string values');
+    if (value.set === null || typeof value.set !== 'object' || Array.isArray(value.set))
+      fail('.set must be an object of variable names to string values');
     for (const [name, entry] of Object.entries(value.set as Record<string, unknown>)) {
       if (name === '' || name.includes('=') || name.includes('\0')) fail(`.set has an invalid variable name ${JSON.stringify(name)}`);
       if (typeof entry !== 'string' || entry.includes('\0')) fail(`.set.${name} must be a string without NUL characters`);

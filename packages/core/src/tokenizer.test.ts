@@ -9,7 +9,34 @@ const plainText = { disallowedSpecial: new Set<string>() } as never;
 
 /** Text made of the pieces that meet at the pre-tokenizer's edges: line breaks, runs of spaces, slashes, digits, letters, accents, CJK and astral characters. */
 const edgeText = fc
-  .array(fc.constantFrom('\n', '\r\n', '\n\n', ' ', '   ', '\t', '/', '//', '.', ')\n/', '12345', '7', 'foo', 'Bar', "it's", 'ÉCOLE', 'naïve', '鬱', '𝔘', '<|endoftext|>', '\u2028', '-->', '\u00a0'), { maxLength: 200 })
+  .array(
+    fc.constantFrom(
+      '\n',
+      '\r\n',
+      '\n\n',
+      ' ',
+      '   ',
+      '\t',
+      '/',
+      '//',
+      '.',
+      ')\n/',
+      '12345',
+      '7',
+      'foo',
+      'Bar',
+      "it's",
+      'ÉCOLE',
+      'naïve',
+      '鬱',
+      '𝔘',
+      '<|endoftext|>',
+      '\u2028',
+      '-->',
+      '\u00a0',
+    ),
+    { maxLength: 200 },
+  )
   .map((parts) => parts.join(''));
 
 describe('gptTokenizer', () => {
@@ -30,16 +57,21 @@ describe('gptTokenizer', () => {
 
   it('counts exactly what gpt-tokenizer counts for the whole text, piece by piece', () => {
     fc.assert(
-      fc.property(fc.oneof(edgeText, fc.string({ unit: 'grapheme', maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 })), (text) => {
-        expect(gptTokenizer.count(text)).toBe(countTokens(text, plainText));
-      }),
+      fc.property(
+        fc.oneof(edgeText, fc.string({ unit: 'grapheme', maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 })),
+        (text) => {
+          expect(gptTokenizer.count(text)).toBe(countTokens(text, plainText));
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('counts source files and a long output exactly', () => {
     const folder = import.meta.dirname;
-    const sources = readdirSync(folder).filter((name) => name.endsWith('.ts')).map((name) => readFileSync(join(folder, name), 'utf8'));
+    const sources = readdirSync(folder)
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => readFileSync(join(folder, name), 'utf8'));
     const text = sources.join('\n') + Array.from({ length: 5000 }, (_, index) => `line ${index}: /usr/lib/x${index}.so\n`).join('');
     expect(gptTokenizer.count(text)).toBe(countTokens(text, plainText));
     expect(gptTokenizer.isWithin(text, countTokens(text, plainText))).toBe(true);

@@ -85,7 +85,7 @@ function countPiece(piece: string): number {
     // Merging costs grow quadratically with a piece's length: slices bound it. Sliced, a run can count a token or two
     // fewer than whole, so each cut adds a margin: the count errs high (a budget is never exceeded), for such runs only.
     let total = 0;
-    for (let start = 0; start < piece.length; ) {
+    for (let start = 0; start < piece.length;) {
       let end = Math.min(piece.length, start + LONG_PIECE);
       const code = piece.charCodeAt(end - 1);
       if (end < piece.length && code >= 0xd800 && code <= 0xdbff) end -= 1;

@@ -22,4 +22,8 @@ export const TOOLHOST_VOCABULARY: ToolVocabulary = Object.freeze({ shell: 'exec_
 export const OPENAI_NATIVE_VOCABULARY: ToolVocabulary = Object.freeze({ shell: 'shell', edit: 'apply_patch', edits: 'file_operation' });
 
 /** The vocabulary of Anthropic's native `bash` and text editor tools. */
-export const ANTHROPIC_NATIVE_VOCABULARY: ToolVocabulary = Object.freeze({ shell: 'bash', edit: 'str_replace_based_edit_tool', edits: 'text_editor' });
+export const ANTHROPIC_NATIVE_VOCABULARY: ToolVocabulary = Object.freeze({
+  shell: 'bash',
+  edit: 'str_replace_based_edit_tool',
+  edits: 'text_editor',
+});

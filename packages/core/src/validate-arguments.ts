@@ -12,7 +12,12 @@ function clip(name: string): string {
 
 function fieldName(path: readonly PropertyKey[]): string {
   if (path.length === 0) return 'arguments';
-  return clip(path.map((part) => (typeof part === 'number' ? `[${part}]` : String(part))).join('.').replace(/\.\[/g, '['));
+  return clip(
+    path
+      .map((part) => (typeof part === 'number' ? `[${part}]` : String(part)))
+      .join('.')
+      .replace(/\.\[/g, '['),
+  );
 }
 
 function acceptedFields(schema: z.ZodType): string[] {

@@ -1,9 +1,7 @@
 import type { Workspace } from './workspace.js';
 
 /** A path checked to stay inside the workspace. */
-export type WorkspacePathCheck =
-  | { ok: true; relative: string; absolute: string }
-  | { ok: false; message: string };
+export type WorkspacePathCheck = { ok: true; relative: string; absolute: string } | { ok: false; message: string };
 
 // C0 controls, DEL and the C1 controls (e.g. NEL, 8-bit CSI), all of Unicode category Cc.
 // eslint-disable-next-line no-control-regex
@@ -22,7 +20,8 @@ export function normalizeWorkspacePath(root: string, input: string): WorkspacePa
   if (typeof input !== 'string' || input.length === 0) return { ok: false, message: 'path is empty' };
   if (CONTROL.test(input)) return { ok: false, message: `path ${JSON.stringify(input)} contains a NUL or control character` };
   if (input.length > 4096) return { ok: false, message: 'path is longer than 4096 characters' };
-  if (input.startsWith('~')) return { ok: false, message: `path ${JSON.stringify(input)} starts with "~"; home-relative paths are outside the workspace` };
+  if (input.startsWith('~'))
+    return { ok: false, message: `path ${JSON.stringify(input)} starts with "~"; home-relative paths are outside the workspace` };
   if (/^[a-zA-Z]:/.test(input) || input.startsWith('\\\\') || input.startsWith('//?/') || input.startsWith('\\')) {
     return { ok: false, message: `path ${JSON.stringify(input)} is a Windows drive or UNC path outside the workspace` };
   }
@@ -30,7 +29,8 @@ export function normalizeWorkspacePath(root: string, input: string): WorkspacePa
   let rest: string;
   if (input.startsWith('/')) {
     if (input === rootNorm || input === `${rootNorm}/`) rest = '';
-    else if (input.startsWith(`${rootNorm}/`) || rootNorm === '/') rest = rootNorm === '/' ? input.slice(1) : input.slice(rootNorm.length + 1);
+    else if (input.startsWith(`${rootNorm}/`) || rootNorm === '/')
+      rest = rootNorm === '/' ? input.slice(1) : input.slice(rootNorm.length + 1);
     else return { ok: false, message: `path ${JSON.stringify(input)} is outside the workspace ${rootNorm}` };
   } else rest = input;
   const parts: string[] = [];

@@ -64,7 +64,12 @@ function dockerProcesses(
     executor: (kind) => executors[kind],
     shell(kind, cmd) {
       if (kind === 'powershell') {
-        if (!pwsh) return { ok: false, message: 'PowerShell (pwsh) is not installed in the container, so the command could not start. Use the unix_like shell profile.' };
+        if (!pwsh)
+          return {
+            ok: false,
+            message:
+              'PowerShell (pwsh) is not installed in the container, so the command could not start. Use the unix_like shell profile.',
+          };
         return { ok: true, file: pwsh, args: ['-NoProfile', '-Command', cmd] };
       }
       return { ok: true, file: shellPath, args: ['-c', cmd] };
@@ -127,8 +132,12 @@ export async function createDockerEnvironment(options: DockerEnvironmentOptions)
   let probe;
   try {
     const mkdir = created ? 'mkdir -p -- "$1" || exit 1\n' : '';
-    probe = await run(`${mkdir}[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo\ncommand -v rg || echo`, [options.root]);
-    if (probe.exitCode !== 0) throw new Error(probe.exitCode === 2 ? `${options.root} is not a folder in the container` : probe.stderr.trim());
+    probe = await run(
+      `${mkdir}[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo\ncommand -v rg || echo`,
+      [options.root],
+    );
+    if (probe.exitCode !== 0)
+      throw new Error(probe.exitCode === 2 ? `${options.root} is not a folder in the container` : probe.stderr.trim());
   } catch (error) {
     if (created) await container.remove({ force: true }).catch(() => undefined);
     throw new ToolHostError('invalid_options', `Docker environment could not start: ${dockerErrorMessage(error)}`);

@@ -1,7 +1,17 @@
 import type Dockerode from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { ExitSentinelScanner, newSentinelNonce, RemoteCommandOutput, REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
+import {
+  ExitSentinelScanner,
+  newSentinelNonce,
+  RemoteCommandOutput,
+  REMOTE_START_SCRIPT,
+  remoteStartArguments,
+  type ExecProcess,
+  type Executor,
+  type ProcessExit,
+  type SpawnRequest,
+} from '@toolhost/core';
 import { FrameDemuxer } from './frame-demuxer.js';
 import type { ShellStream } from './helper-shell.js';
 import type { ScriptOutcome } from './script-workspace.js';
@@ -48,7 +58,12 @@ async function waitForExecExit(exec: Dockerode.Exec, stopped: () => boolean): Pr
  * subshell followed by a random trailer carrying its exit code, so completion is known from the bytes themselves:
  * Docker's stream may end seconds late, and one more inspect round trip is saved.
  */
-export async function runDockerScript(container: Dockerode.Container, script: string, args: string[], input?: Uint8Array): Promise<ScriptOutcome> {
+export async function runDockerScript(
+  container: Dockerode.Container,
+  script: string,
+  args: string[],
+  input?: Uint8Array,
+): Promise<ScriptOutcome> {
   const marker = `:toolhost-${randomBytes(8).toString('hex')}:`;
   const exec = await container.exec({
     Cmd: ['/bin/sh', '-c', `(\n${script}\n)\nprintf '%s%d\\n' '${marker}' $?`, 'toolhost', ...args],
@@ -81,14 +96,26 @@ export async function runDockerScript(container: Dockerode.Container, script: st
   const exitCode = await outcome;
   stream.destroy();
   const all = Buffer.concat(stdout);
-  if (exitCode === undefined) return { exitCode: 255, stdout: all, stderr: Buffer.concat(stderr).toString('utf8') || 'the helper ended without reporting (the container may have stopped)' };
+  if (exitCode === undefined)
+    return {
+      exitCode: 255,
+      stdout: all,
+      stderr: Buffer.concat(stderr).toString('utf8') || 'the helper ended without reporting (the container may have stopped)',
+    };
   const trailerLength = `${marker}${exitCode}\n`.length;
   return { exitCode, stdout: all.subarray(0, all.length - trailerLength), stderr: Buffer.concat(stderr).toString('utf8') };
 }
 
 /** Starts a long-lived helper `/bin/sh` in the container that reads scripts from its input. */
 export async function startDockerShell(container: Dockerode.Container, user?: string): Promise<ShellStream> {
-  const exec = await container.exec({ Cmd: ['/bin/sh'], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: false, ...(user === undefined ? {} : { User: user }) });
+  const exec = await container.exec({
+    Cmd: ['/bin/sh'],
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+    ...(user === undefined ? {} : { User: user }),
+  });
   const stream = (await exec.start({ hijack: true, stdin: true })) as Duplex;
   const stdoutListeners: Array<(chunk: Buffer) => void> = [];
   const endListeners: Array<() => void> = [];
@@ -184,12 +211,17 @@ class DockerProcess implements ExecProcess {
         await delay(50);
       }
       if (!running) this.output.emit(Buffer.from('\n[toolhost: the container stopped while this command ran]\n'));
-      else if (exitCode === undefined) this.output.emit(Buffer.from('\n[toolhost: Docker lost track of this command; its exit code is unknown]\n'));
+      else if (exitCode === undefined)
+        this.output.emit(Buffer.from('\n[toolhost: Docker lost track of this command; its exit code is unknown]\n'));
     }
     // Docker's stream ends late (and never waits for background children): unless it has ended, wait for the sentinel,
     // or a quiet spell without one.
     this.output.exited(
-      exitCode === undefined ? { exitCode: 137, signal: 'SIGKILL' } : exitCode >= 128 && this.output.killed ? { exitCode, signal: 'SIGKILL' } : { exitCode },
+      exitCode === undefined
+        ? { exitCode: 137, signal: 'SIGKILL' }
+        : exitCode >= 128 && this.output.killed
+          ? { exitCode, signal: 'SIGKILL' }
+          : { exitCode },
       this.streamEnded,
     );
   }
@@ -242,7 +274,12 @@ export function createDockerExecutor(
       const nonce = newSentinelNonce();
       const exec = await container.exec({
         // Without a TTY, stderr joins stdout in the container so the two keep their order (as one pipe does locally).
-        Cmd: ['/bin/sh', '-c', tty ? `${AWAIT_TERMINAL_SIZE}\n${REMOTE_START_SCRIPT}` : `exec 2>&1\n${REMOTE_START_SCRIPT}`, ...remoteStartArguments({ ...request, env: {} }, nonce)],
+        Cmd: [
+          '/bin/sh',
+          '-c',
+          tty ? `${AWAIT_TERMINAL_SIZE}\n${REMOTE_START_SCRIPT}` : `exec 2>&1\n${REMOTE_START_SCRIPT}`,
+          ...remoteStartArguments({ ...request, env: {} }, nonce),
+        ],
         Env: Object.entries(request.env).map(([name, value]) => `${name}=${value}`),
         AttachStdin: true,
         AttachStdout: true,
@@ -252,7 +289,15 @@ export function createDockerExecutor(
         ...(tty ? { ConsoleSize: [request.rows, request.cols] as [number, number] } : {}),
       });
       const stream = (await exec.start({ hijack: true, stdin: true, Tty: tty })) as Duplex;
-      const child = new DockerProcess(container, exec, stream, tty, request.env[MARKER_VARIABLE], killMarked, new ExitSentinelScanner(nonce));
+      const child = new DockerProcess(
+        container,
+        exec,
+        stream,
+        tty,
+        request.env[MARKER_VARIABLE],
+        killMarked,
+        new ExitSentinelScanner(nonce),
+      );
       // Docker 20.10 ignores the console size given at creation: set it again now that the process runs.
       if (tty) await child.resize(request.rows, request.cols).catch(() => undefined);
       return child;

@@ -85,7 +85,12 @@ class HelperShell {
           },
         };
         const fence = `TOOLHOST_${randomBytes(6).toString('hex')}`;
-        const body = input === undefined ? '' : `${Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('base64').replace(/.{1,76}/g, '$&\n')}`;
+        const body =
+          input === undefined
+            ? ''
+            : `${Buffer.from(input.buffer, input.byteOffset, input.byteLength)
+                .toString('base64')
+                .replace(/.{1,76}/g, '$&\n')}`;
         // The here-document starts after the line holding `<<`, so the redirection closes the last line of the command.
         const runLine =
           input === undefined

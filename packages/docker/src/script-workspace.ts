@@ -95,7 +95,9 @@ export function createScriptWorkspace(root: string, realRoot: string, run: Scrip
       await expect('write', path, script, [abs(path), nonce, mode], data);
     },
     async remove(path) {
-      await expect('remove', path, '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! -L "$1" ] && exit 21\nrm -f -- "$1"', [abs(path)]);
+      await expect('remove', path, '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! -L "$1" ] && exit 21\nrm -f -- "$1"', [
+        abs(path),
+      ]);
     },
     async removeEmptyDirectory(path) {
       await expect('rmdir', path, '[ -d "$1" ] || exit 2\nrmdir -- "$1" 2>/dev/null || exit 39', [abs(path)]);
@@ -108,7 +110,7 @@ export function createScriptWorkspace(root: string, realRoot: string, run: Scrip
         'for f in * .*; do',
         '  case $f in .|..) continue;; esac',
         '  if [ -L "$f" ]; then k=l; elif [ -d "$f" ]; then k=d; elif [ -f "$f" ]; then k=f; elif [ -e "$f" ]; then k=o; else continue; fi',
-        "  printf '%s %s\\0' \"$k\" \"$f\"",
+        '  printf \'%s %s\\0\' "$k" "$f"',
         'done',
       ].join('\n');
       const outcome = await expect('readdir', path, script, [abs(path)]);

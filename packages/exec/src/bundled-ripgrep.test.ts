@@ -92,7 +92,7 @@ describe('the bundled ripgrep on PATH', () => {
     expect(outputOf(result)).not.toContain(bundledRipgrepFolder()!);
   });
 
-  test('a policy PATH without rg is the caller\'s choice: commands are not known to find rg', () => {
+  test("a policy PATH without rg is the caller's choice: commands are not known to find rg", () => {
     const tools = createExecHarness({ shellEnvironment: { set: { PATH: SYSTEM_PATH } } });
     harnesses.push(tools);
     expect(tools.tools.commandsFindRipgrep).toBe(false);

@@ -37,14 +37,21 @@ afterEach(async () => {
 });
 
 /** The variable names a command sees (the shell's own PWD, SHLVL and _ left out), through pipes and a PTY. */
-async function namesSeen(shellEnvironment?: ShellEnvironmentPolicy, env?: Record<string, string>): Promise<{ pipe: string[]; pty: string[] }> {
+async function namesSeen(
+  shellEnvironment?: ShellEnvironmentPolicy,
+  env?: Record<string, string>,
+): Promise<{ pipe: string[]; pty: string[] }> {
   const harness = createExecHarness({ shellEnvironment, env });
   harnesses.push(harness);
   const cmd = 'env | cut -d= -f1 | grep -v -x -e PWD -e OLDPWD -e SHLVL -e _ | sort';
   const [pipe, pty] = [await harness.exec({ cmd }), await harness.exec({ cmd, tty: true })];
   expect(pipe.data?.exit_code).toBe(0);
   expect(pty.data?.exit_code).toBe(0);
-  const names = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const names = (text: string) =>
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
   return { pipe: names(outputOf(pipe)), pty: names(outputOf(pty)) };
 }
 
@@ -67,7 +74,10 @@ describe('shellEnvironment on pipes and PTY', () => {
       expect(backend).not.toContain('toolhost_envtest_token');
       expect(backend).not.toContain('FORCE_COLOR');
     }
-    expect(await valuesSeen(undefined, ['NO_COLOR', 'PAGER', 'GIT_PAGER', 'TERM'])).toEqual({ pipe: '1|cat|cat|dumb|', pty: '1|cat|cat|xterm-256color|' });
+    expect(await valuesSeen(undefined, ['NO_COLOR', 'PAGER', 'GIT_PAGER', 'TERM'])).toEqual({
+      pipe: '1|cat|cat|dumb|',
+      pty: '1|cat|cat|xterm-256color|',
+    });
   });
 
   test("inherit 'none' passes only what toolhost and set add (and no shell startup file runs)", async () => {
@@ -92,7 +102,10 @@ describe('shellEnvironment on pipes and PTY', () => {
   });
 
   test('exclude drops the names its globs match', async () => {
-    expect(await valuesSeen({ exclude: ['toolhost_envtest_d*'] }, ['TOOLHOST_ENVTEST_DROP', 'TOOLHOST_ENVTEST_PLAIN'])).toEqual({ pipe: 'unset|plain|', pty: 'unset|plain|' });
+    expect(await valuesSeen({ exclude: ['toolhost_envtest_d*'] }, ['TOOLHOST_ENVTEST_DROP', 'TOOLHOST_ENVTEST_PLAIN'])).toEqual({
+      pipe: 'unset|plain|',
+      pty: 'unset|plain|',
+    });
   });
 
   test('includeOnly keeps only the names its globs match, plus what toolhost adds', async () => {
@@ -102,15 +115,21 @@ describe('shellEnvironment on pipes and PTY', () => {
   });
 
   test('set is added last: it overrides inherited values and the defaults, TERM included; env still adds', async () => {
-    const values = await valuesSeen({ set: { TOOLHOST_ENVTEST_PLAIN: 'over', PAGER: 'more', TERM: 'vt100' } }, ['TOOLHOST_ENVTEST_PLAIN', 'PAGER', 'TERM', 'EXTRA'], {
-      EXTRA: 'extra',
-      PAGER: 'less',
-    });
+    const values = await valuesSeen(
+      { set: { TOOLHOST_ENVTEST_PLAIN: 'over', PAGER: 'more', TERM: 'vt100' } },
+      ['TOOLHOST_ENVTEST_PLAIN', 'PAGER', 'TERM', 'EXTRA'],
+      {
+        EXTRA: 'extra',
+        PAGER: 'less',
+      },
+    );
     expect(values).toEqual({ pipe: 'over|more|vt100|extra|', pty: 'over|more|vt100|extra|' });
   });
 
   test('a bad policy is a caller mistake', () => {
-    expect(() => createExecTools({ shellEnvironment: { inherit: 'most' as never } })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+    expect(() => createExecTools({ shellEnvironment: { inherit: 'most' as never } })).toThrow(
+      expect.objectContaining({ code: 'invalid_options' }),
+    );
   });
 });
 
@@ -147,10 +166,13 @@ describe('SHLVL and ~/.bashrc', () => {
     expect(existsSync(marker)).toBe(true);
   });
 
-  test.each([undefined, 'x', '-1', '0', '', '999'])('a host started with SHLVL %j: commands start at level 1 and bash never reads ~/.bashrc', async (level) => {
-    expect(await runWithHostLevel(level)).toEqual({ pipe: 'hi 2', pty: 'hi 2' });
-    expect(existsSync(marker)).toBe(false);
-  });
+  test.each([undefined, 'x', '-1', '0', '', '999'])(
+    'a host started with SHLVL %j: commands start at level 1 and bash never reads ~/.bashrc',
+    async (level) => {
+      expect(await runWithHostLevel(level)).toEqual({ pipe: 'hi 2', pty: 'hi 2' });
+      expect(existsSync(marker)).toBe(false);
+    },
+  );
 
   test('a host started with a valid SHLVL passes it on as it is', async () => {
     expect(await runWithHostLevel('3')).toEqual({ pipe: 'hi 4', pty: 'hi 4' });

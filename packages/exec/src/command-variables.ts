@@ -12,7 +12,11 @@ export interface CommandVariables {
 }
 
 /** Applies the shell environment policy (checked here) and the caller's variables over the environment's own. */
-export function commandVariables(processes: EnvironmentProcesses, policyOption: ShellEnvironmentPolicy | undefined, env: Record<string, string> | undefined): CommandVariables {
+export function commandVariables(
+  processes: EnvironmentProcesses,
+  policyOption: ShellEnvironmentPolicy | undefined,
+  env: Record<string, string> | undefined,
+): CommandVariables {
   checkShellEnvironmentPolicy(policyOption);
   const policy = policyOption ?? {};
   const inherited = processes.baseEnvironment();

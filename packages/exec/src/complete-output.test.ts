@@ -58,7 +58,12 @@ for (const tty of [true, false]) {
     test('200,000 lines, 3 runs', async () => {
       const expected = expectedSeq(200_000, newline);
       for (let run = 0; run < 3; run++) {
-        await expectComplete(await harness.exec({ cmd: 'seq 1 200000', tty, yield_time_ms: 30_000 }, { maxOutputTokens: 500 }), 200_000, tty, expected);
+        await expectComplete(
+          await harness.exec({ cmd: 'seq 1 200000', tty, yield_time_ms: 30_000 }, { maxOutputTokens: 500 }),
+          200_000,
+          tty,
+          expected,
+        );
       }
     }, 120_000);
 
@@ -71,7 +76,10 @@ for (const tty of [true, false]) {
       const expected = expectedSeq(20_000, newline);
       for (let run = 0; run < 3; run++) {
         // The child ignores the hang-up the terminal sends when the shell exits, so it outlives the command.
-        const result = await harness.exec({ cmd: "(trap '' HUP; exec sleep 60) & seq 1 20000", tty, yield_time_ms: 30_000 }, { maxOutputTokens: 500 });
+        const result = await harness.exec(
+          { cmd: "(trap '' HUP; exec sleep 60) & seq 1 20000", tty, yield_time_ms: 30_000 },
+          { maxOutputTokens: 500 },
+        );
         await expectComplete(result, 20_000, tty, expected);
         expect(result.data?.wall_time_ms as number).toBeLessThan(30_000);
       }

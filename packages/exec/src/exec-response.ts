@@ -39,7 +39,8 @@ export interface WindowTokenCount {
 /** Tokens of the whole window: exact up to {@link EXACT_TOKEN_COUNT_CHARS}, else extrapolated from samples of both ends. */
 export function countWindowTokens(captured: CapturedText, tokenizer: Tokenizer): WindowTokenCount {
   const total = captured.head.length + captured.tail.length + captured.omittedChars;
-  if (captured.omittedChars === 0 && total <= EXACT_TOKEN_COUNT_CHARS) return { tokens: tokenizer.count(captured.head + captured.tail), estimated: false };
+  if (captured.omittedChars === 0 && total <= EXACT_TOKEN_COUNT_CHARS)
+    return { tokens: tokenizer.count(captured.head + captured.tail), estimated: false };
   const source = captured.tail.length > 0 ? captured.tail : captured.head;
   const headSample = captured.head.slice(0, ESTIMATE_SAMPLE);
   const tailSample = source.slice(Math.max(source === captured.head ? headSample.length : 0, source.length - ESTIMATE_SAMPLE));
@@ -58,8 +59,16 @@ export function windowTokenCount(captured: CapturedText, tokenizer: Tokenizer): 
  * The response when the header leaves the preview no room for the spool path: whole lines only, chosen by priority
  * (the process state, then the spool path, then the header lines in order) and shown in their usual order.
  */
-function compactResponse(parts: ExecOutputParts, spoolPath: string | undefined, omittedTokens: number, limit: number, tokenizer: Tokenizer): string {
-  const header = formatExecOutput({ ...parts, preview: '' }).split('\n').slice(0, -2);
+function compactResponse(
+  parts: ExecOutputParts,
+  spoolPath: string | undefined,
+  omittedTokens: number,
+  limit: number,
+  tokenizer: Tokenizer,
+): string {
+  const header = formatExecOutput({ ...parts, preview: '' })
+    .split('\n')
+    .slice(0, -2);
   const chosen = header.map(() => false);
   let pathLines: string[] = [];
   const render = (lines: boolean[], path: string[]) => [...header.filter((_, index) => lines[index]), ...path].join('\n');
@@ -189,7 +198,15 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
     truncated = true;
     spoolPath = input.spoolPath();
     const note = spoolPath ? `Full output: ${spoolPath}` : undefined;
-    const fast = previewByCharacters({ ...parts, preview: '' }, complete ? { head: whole, tail: '' } : captured, counted, available, limit, tokenizer, note);
+    const fast = previewByCharacters(
+      { ...parts, preview: '' },
+      complete ? { head: whole, tail: '' } : captured,
+      counted,
+      available,
+      limit,
+      tokenizer,
+      note,
+    );
     if (fast !== undefined) {
       output = fast;
       fitted = true;
@@ -202,7 +219,12 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
       truncated = true;
       spoolPath ??= input.spoolPath();
       const note = spoolPath ? `Full output: ${spoolPath}` : undefined;
-      const source = { head: complete ? whole : captured.head, tail: complete ? '' : captured.tail, totalTokens: originalTokens, estimated: counted.estimated };
+      const source = {
+        head: complete ? whole : captured.head,
+        tail: complete ? '' : captured.tail,
+        totalTokens: originalTokens,
+        estimated: counted.estimated,
+      };
       const budgeted = budgetHeadTail(source, available, tokenizer, note);
       // Without room for the whole spool path the preview would hide where the output went: go compact instead.
       if (note !== undefined && !budgeted.noteShown) break;

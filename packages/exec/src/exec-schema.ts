@@ -33,17 +33,17 @@ export const execCommandSchema = z.strictObject({
     .enum(['use_default', 'require_escalated'])
     .default('use_default')
     .describe('Sandbox permissions for this command; request "require_escalated" only when the default sandbox blocks it.'),
-  justification: z
-    .string()
-    .max(2000)
-    .optional()
-    .describe('Why escalated permissions are needed; shown to whoever approves the request.'),
+  justification: z.string().max(2000).optional().describe('Why escalated permissions are needed; shown to whoever approves the request.'),
 });
 
 /** Input schema of write_stdin. */
 export const writeStdinSchema = z.strictObject({
   session_id: z.int().min(0).max(2_147_483_647).describe('Session ID returned by an exec_command whose process is still running.'),
-  chars: z.string().describe('Bytes or text to write to the process; may be empty to just read new output. Control characters such as "\\u0003" are sent raw.'),
+  chars: z
+    .string()
+    .describe(
+      'Bytes or text to write to the process; may be empty to just read new output. Control characters such as "\\u0003" are sent raw.',
+    ),
   yield_time_ms: yieldTime(STDIN_DEFAULT_YIELD_MS),
   max_output_tokens: maxOutputTokensSchema,
 });

@@ -68,7 +68,9 @@ describe('exec_command basics', () => {
     expect(result.data).toMatchObject({ exit_code: 0, truncated: false, original_token_count: 2 });
     expect(result.data?.session_id).toBeUndefined();
     expect(outputOf(result)).toBe('hi\n');
-    expect(result.output).toMatch(/^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\nOriginal token count: 2\nOutput:\nhi\n$/);
+    expect(result.output).toMatch(
+      /^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\nOriginal token count: 2\nOutput:\nhi\n$/,
+    );
     expect(result.data?.wall_time_ms as number).toBeLessThan(20_000 / 4);
   });
 
@@ -171,7 +173,13 @@ describe('gateway', () => {
     expect(existsSync(join(h.root, 'forbidden'))).toBe(false);
     const allowed = await h.exec({ cmd: 'echo ok', sandbox_permissions: 'require_escalated', tty: false });
     expect(outputOf(allowed)).toBe('ok\n');
-    expect(requests[0]).toEqual({ cmd: 'touch forbidden', workdir: h.root, tty: false, sandbox_permissions: 'use_default', justification: 'why not' });
+    expect(requests[0]).toEqual({
+      cmd: 'touch forbidden',
+      workdir: h.root,
+      tty: false,
+      sandbox_permissions: 'use_default',
+      justification: 'why not',
+    });
     expect(requests[1]?.sandbox_permissions).toBe('require_escalated');
   });
 });
@@ -283,7 +291,9 @@ describe('sessions', () => {
     expect(result.data?.session_id).toBeTypeOf('number');
     await eventually(() => processesWithCommandLine('sleep 1000.75').length === 2);
     const tree = processesWithCommandLine('sleep 1000.75');
-    const shells = [...(readProcessTable()?.values() ?? [])].filter((entry) => tree.some((pid) => readProcessEntry(pid)?.ppid === entry.pid));
+    const shells = [...(readProcessTable()?.values() ?? [])].filter((entry) =>
+      tree.some((pid) => readProcessEntry(pid)?.ppid === entry.pid),
+    );
     await h.tools.close();
     for (const pid of [...tree, ...shells.map((entry) => entry.pid)]) expect(readProcessEntry(pid), `pid ${pid}`).toBeUndefined();
     const zombies = [...(readProcessTable()?.values() ?? [])].filter((entry) => entry.ppid === process.pid && entry.state === 'Z');
@@ -343,7 +353,8 @@ describe('process trees', () => {
     const h = harness();
     try {
       // The child ignores the terminal's hang-up (sent when the command's wrapper ends) before the command exits.
-      const cmd = "(trap '' HUP; : > hup-ignored; exec env -i sleep 3003.1) >/dev/null 2>&1 </dev/null & until [ -e hup-ignored ]; do :; done; echo started";
+      const cmd =
+        "(trap '' HUP; : > hup-ignored; exec env -i sleep 3003.1) >/dev/null 2>&1 </dev/null & until [ -e hup-ignored ]; do :; done; echo started";
       const result = await h.exec({ cmd, tty: true, yield_time_ms: 20_000 });
       expect(result.data?.exit_code).toBe(0);
       expect(h.tools.sessionIds()).toHaveLength(1);
@@ -358,13 +369,18 @@ describe('process trees', () => {
   test('pruning an exited session kills its double-forked leftovers', async () => {
     const h = harness({ maxSessions: 1 });
     try {
-      const first = await h.exec({ cmd: "(setsid sh -c 'sleep 3002.3' >/dev/null 2>&1 </dev/null &) ; echo started", yield_time_ms: 20_000 });
+      const first = await h.exec({
+        cmd: "(setsid sh -c 'sleep 3002.3' >/dev/null 2>&1 </dev/null &) ; echo started",
+        yield_time_ms: 20_000,
+      });
       expect(first.data?.exit_code).toBe(0);
       await eventually(() => processesWithCommandLine('sleep 3002.3').length === 1);
       expect(h.tools.sessionIds()).toHaveLength(1);
       const second = await h.exec({ cmd: 'echo next', yield_time_ms: 20_000 });
       expect(second.output).toContain('had exited; leftover background processes were killed.');
-      await eventually(() => processesWithCommandLine('sleep 3002.3').length === 0 && processesWithCommandLine('sh -c sleep 3002.3').length === 0);
+      await eventually(
+        () => processesWithCommandLine('sleep 3002.3').length === 0 && processesWithCommandLine('sh -c sleep 3002.3').length === 0,
+      );
       expect(h.tools.sessionIds()).toEqual([]);
     } finally {
       for (const pid of [...processesWithCommandLine('sleep 3002.3'), ...processesWithCommandLine('sh -c sleep 3002.3')]) {
@@ -407,7 +423,9 @@ describe('output', () => {
 
   test('invalid UTF-8, binary bytes, NULs and ANSI escapes are shown safely for pipes', async () => {
     const h = harness();
-    const result = await h.exec({ cmd: "printf 'ok \\377\\376 \\000nul \\033[31mred\\033[0m \\033]0;title\\007end\\r\\n'; head -c 20000 /dev/urandom" });
+    const result = await h.exec({
+      cmd: "printf 'ok \\377\\376 \\000nul \\033[31mred\\033[0m \\033]0;title\\007end\\r\\n'; head -c 20000 /dev/urandom",
+    });
     expect(result.ok).toBe(true);
     const preview = outputOf(result);
     expect(preview.startsWith('ok \uFFFD\uFFFD nul red end\n')).toBe(true);

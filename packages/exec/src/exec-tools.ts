@@ -9,7 +9,14 @@ import {
   type ToolImplementation,
   type ToolResult,
 } from '@toolhost/core';
-import { execCommandSchema, normalizeWriteStdinArgs, writeStdinSchema, YIELD_TIME_BOUNDS, type ExecCommandArgs, type WriteStdinArgs } from './exec-schema.js';
+import {
+  execCommandSchema,
+  normalizeWriteStdinArgs,
+  writeStdinSchema,
+  YIELD_TIME_BOUNDS,
+  type ExecCommandArgs,
+  type WriteStdinArgs,
+} from './exec-schema.js';
 import { defaultExecGateway, type ExecGateway } from './exec-gateway.js';
 import { buildExecResponse } from './exec-response.js';
 import { ExecSession } from './exec-session.js';
@@ -99,7 +106,13 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   const sessions = new SessionTable<ExecSession>({ maxSessions, onPrune: (victim) => track(victim.kill()) });
 
   /** Waits for exit or the yield time, then reads the new output and builds the response. */
-  const respond = async (session: ExecSession, started: number, yieldMs: number, context: ToolContext, notes: string[]): Promise<ToolResult> => {
+  const respond = async (
+    session: ExecSession,
+    started: number,
+    yieldMs: number,
+    context: ToolContext,
+    notes: string[],
+  ): Promise<ToolResult> => {
     await session.waitForExit(Math.max(0, yieldMs - (performance.now() - started)), context.signal);
     if (context.signal.aborted && !session.exit && !closed) {
       // The caller cancelled the call: kill the command's whole tree and report how it ended.
@@ -146,7 +159,8 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
       const args = rawArgs as ExecCommandArgs;
       if (closed) return errorResult(ErrorCode.ToolFailed, 'exec_command is unavailable because the tool host is closing.');
       const { workspace } = context;
-      if (!workspace.onDisk) return errorResult(ErrorCode.SpawnFailed, 'This workspace is not a folder on disk, so commands cannot run in it.');
+      if (!workspace.onDisk)
+        return errorResult(ErrorCode.SpawnFailed, 'This workspace is not a folder on disk, so commands cannot run in it.');
       const commandBytes = Buffer.byteLength(args.cmd);
       if (commandBytes >= MAX_COMMAND_BYTES) {
         return errorResult(
@@ -159,12 +173,19 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
         const shown = JSON.stringify(args.workdir.length > 200 ? `${args.workdir.slice(0, 200)}…` : args.workdir);
         try {
           const check = await resolveWorkspacePath(workspace, args.workdir);
-          if (!check.ok) return errorResult(ErrorCode.OutsideWorkspace, `workdir: ${check.message}. Use a folder inside ${workspace.root}, or omit workdir to run in the workspace root.`);
+          if (!check.ok)
+            return errorResult(
+              ErrorCode.OutsideWorkspace,
+              `workdir: ${check.message}. Use a folder inside ${workspace.root}, or omit workdir to run in the workspace root.`,
+            );
           const stat = await workspace.stat(check.relative);
           if (!stat) {
             // The workspace reports an over-long name as missing; creating it would fail too, so say why.
             if (check.relative.split('/').some((part) => Buffer.byteLength(part) > NAME_MAX_BYTES)) {
-              return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} cannot be used: a path component is longer than the file system allows. Choose an existing folder inside the workspace.`);
+              return errorResult(
+                ErrorCode.SpawnFailed,
+                `workdir ${shown} cannot be used: a path component is longer than the file system allows. Choose an existing folder inside the workspace.`,
+              );
             }
             return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} does not exist; create it first or choose an existing folder.`);
           }
@@ -172,8 +193,12 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
           cwd = check.absolute;
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code ?? 'error';
-          const reason = code === 'ENAMETOOLONG' ? 'a path component is longer than the file system allows' : `the file system refused it (${code})`;
-          return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} cannot be used: ${reason}. Choose an existing folder inside the workspace.`);
+          const reason =
+            code === 'ENAMETOOLONG' ? 'a path component is longer than the file system allows' : `the file system refused it (${code})`;
+          return errorResult(
+            ErrorCode.SpawnFailed,
+            `workdir ${shown} cannot be used: ${reason}. Choose an existing folder inside the workspace.`,
+          );
         }
       }
       const decision = await gateway.decide({
@@ -212,7 +237,9 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
           tty: args.tty,
           process: child,
           flow,
-          capture: args.tty ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) }) : new PipeCapture(undefined, { decode: Boolean(options.onOutput) }),
+          capture: args.tty
+            ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) })
+            : new PipeCapture(undefined, { decode: Boolean(options.onOutput) }),
           spool: new SessionSpool(context.spool, `exec-${id}`),
           onOutput: options.onOutput,
           marker,

@@ -108,10 +108,19 @@ export class PipeCapture implements OutputCapture {
 /** Joins the captures of two consecutive stretches of output into one. */
 function joinCaptured(first: CapturedText, second: CapturedText): CapturedText {
   if (first.omittedChars === 0) {
-    return { head: first.head + first.tail + second.head, tail: second.tail, omittedChars: second.omittedChars, omittedLines: second.omittedLines };
+    return {
+      head: first.head + first.tail + second.head,
+      tail: second.tail,
+      omittedChars: second.omittedChars,
+      omittedLines: second.omittedLines,
+    };
   }
   if (second.omittedChars === 0) return { ...first, tail: first.tail + second.head + second.tail };
-  return { head: first.head, tail: second.tail, omittedChars: first.omittedChars + first.tail.length + second.head.length + second.omittedChars };
+  return {
+    head: first.head,
+    tail: second.tail,
+    omittedChars: first.omittedChars + first.tail.length + second.head.length + second.omittedChars,
+  };
 }
 
 /**
@@ -161,7 +170,8 @@ export class TerminalCapture implements OutputCapture {
     this.recent.push(chunk);
     this.recentBytes += chunk.length;
     this.windowBytes = Math.min(this.windowBytes + chunk.length, 4 * this.screenBytes);
-    while (this.recent.length > 1 && this.recentBytes - this.recent[0]!.length >= 2 * this.screenBytes) this.recentBytes -= this.recent.shift()!.length;
+    while (this.recent.length > 1 && this.recentBytes - this.recent[0]!.length >= 2 * this.screenBytes)
+      this.recentBytes -= this.recent.shift()!.length;
   }
 
   /**

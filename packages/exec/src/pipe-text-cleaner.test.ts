@@ -65,7 +65,12 @@ describe('PipeTextCleaner', () => {
   });
 
   test('property: no escape or control character survives, whatever the chunking', () => {
-    const pieces = fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '\n', '\t', '\r', '\u001b', '[', ']', '1', ';', 'm', '\u0007', '\u0000', '\\', '\u009b', 'é') }), { maxLength: 20 });
+    const pieces = fc.array(
+      fc.string({
+        unit: fc.constantFrom('a', 'b', '\n', '\t', '\r', '\u001b', '[', ']', '1', ';', 'm', '\u0007', '\u0000', '\\', '\u009b', 'é'),
+      }),
+      { maxLength: 20 },
+    );
     fc.assert(
       fc.property(pieces, (chunks) => {
         const out = clean(...chunks);
@@ -76,6 +81,11 @@ describe('PipeTextCleaner', () => {
   });
 
   test('property: text without special characters is unchanged', () => {
-    fc.assert(fc.property(fc.array(fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '\n', '\t', '€') })), (chunks) => clean(...chunks) === chunks.join('')));
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '\n', '\t', '€') })),
+        (chunks) => clean(...chunks) === chunks.join(''),
+      ),
+    );
   });
 });

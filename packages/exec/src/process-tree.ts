@@ -42,7 +42,14 @@ export function readProcessEntry(pid: number): ProcessEntry | undefined {
   }
   // The command name is in parentheses and may itself contain spaces or parentheses.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]), startTime: Number(fields[19]) };
+  return {
+    pid,
+    state: fields[0] ?? '?',
+    ppid: Number(fields[1]),
+    pgid: Number(fields[2]),
+    sid: Number(fields[3]),
+    startTime: Number(fields[19]),
+  };
 }
 
 /**
@@ -89,7 +96,6 @@ function settled(pid: number, members: Set<number>): boolean {
 
 /** The environment variable that marks every process a command starts: `<host id>-<session id>`. */
 export const SESSION_MARKER_VARIABLE = 'TOOLHOST_SESSION';
-
 
 function environHolds(environ: Buffer, match: MarkerMatch): boolean {
   const needle = Buffer.from(`${SESSION_MARKER_VARIABLE}=${'exact' in match ? match.exact : match.prefix}`, 'latin1');
@@ -184,7 +190,10 @@ export interface KillOptions {
  * reaped by its parent while that parent still lives; a pid is signalled only while its start time is the one read, so a
  * recycled pid is never hit. Returns false when `/proc` is unavailable.
  */
-async function killMembers(collect: (table: Map<number, ProcessEntry>) => Set<number> | Promise<Set<number>>, options: KillOptions): Promise<boolean> {
+async function killMembers(
+  collect: (table: Map<number, ProcessEntry>) => Set<number> | Promise<Set<number>>,
+  options: KillOptions,
+): Promise<boolean> {
   const reapWaitMs = options.reapWaitMs ?? 150;
   const maxRounds = options.maxRounds ?? 32;
   const deadline = Date.now() + (options.deadlineMs ?? 3_000);

@@ -37,13 +37,17 @@ describe('SessionTable', () => {
     table.add(a);
     table.add(b);
     table.touch(a);
-    expect(table.prune()).toEqual(['Note: session 2 (sleep 2) was pruned to stay within 2 sessions; it was the least recently used and its process tree was killed.']);
+    expect(table.prune()).toEqual([
+      'Note: session 2 (sleep 2) was pruned to stay within 2 sessions; it was the least recently used and its process tree was killed.',
+    ]);
     const c = session(table.allocateId(), 'x'.repeat(80), false);
     table.add(c);
     expect(table.prune()[0]).toContain(`session 3 (${'x'.repeat(57)}...) was pruned to stay within 2 sessions; it had exited`);
     expect(killed).toEqual([2, 3]);
     expect(table.ids()).toEqual([1]);
-    expect(table.missing(2).error?.message).toBe('Session 2 (sleep 2) was pruned to stay within 2 sessions and its process was killed; start it again with exec_command.');
+    expect(table.missing(2).error?.message).toBe(
+      'Session 2 (sleep 2) was pruned to stay within 2 sessions and its process was killed; start it again with exec_command.',
+    );
   });
 
   test('sessions already in the table count: 2 running plus 100 new for 64 places prune 38, the 2 older first', () => {

@@ -76,9 +76,7 @@ export class SessionTable<T extends TableSession> {
       let victim: T | undefined;
       for (const session of this.sessions.values()) {
         const better =
-          !victim ||
-          (!session.running && victim.running) ||
-          (session.running === victim.running && session.lastUsed < victim.lastUsed);
+          !victim || (!session.running && victim.running) || (session.running === victim.running && session.lastUsed < victim.lastUsed);
         if (better) victim = session;
       }
       if (!victim) break;
@@ -88,7 +86,9 @@ export class SessionTable<T extends TableSession> {
       this.onPrune?.(victim);
       notes.push(
         `Note: session ${victim.id} (${describeCommand(victim.cmd)}) was pruned to stay within ${this.maxSessions} sessions; ` +
-          (wasRunning ? 'it was the least recently used and its process tree was killed.' : 'it had exited; leftover background processes were killed.'),
+          (wasRunning
+            ? 'it was the least recently used and its process tree was killed.'
+            : 'it had exited; leftover background processes were killed.'),
       );
     }
     return notes;
@@ -143,7 +143,11 @@ export class SessionTable<T extends TableSession> {
   missing(id: number): ToolResult {
     const code = this.exited.get(id);
     if (code !== undefined) {
-      return errorResult(ErrorCode.SessionExited, `Session ${id} has already exited with code ${code}; its output was returned. Start a new command with exec_command.`, { exit_code: code });
+      return errorResult(
+        ErrorCode.SessionExited,
+        `Session ${id} has already exited with code ${code}; its output was returned. Start a new command with exec_command.`,
+        { exit_code: code },
+      );
     }
     const cmd = this.pruned.get(id);
     if (cmd !== undefined) {
@@ -154,6 +158,9 @@ export class SessionTable<T extends TableSession> {
     }
     const running = [...this.sessions.values()].filter((session) => session.running && session.announced).map((session) => session.id);
     const hint = running.length > 0 ? `Running sessions: ${running.join(', ')}.` : 'No session is running.';
-    return errorResult(ErrorCode.UnknownSession, `No session with ID ${id}. ${hint} Use the session ID from a "Process running with session ID N" result, or start a command with exec_command.`);
+    return errorResult(
+      ErrorCode.UnknownSession,
+      `No session with ID ${id}. ${hint} Use the session ID from a "Process running with session ID N" result, or start a command with exec_command.`,
+    );
   }
 }

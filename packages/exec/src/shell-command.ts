@@ -33,7 +33,8 @@ export function shellCommand(shell: ShellKind, cmd: string, env: Record<string, 
     if (!pwsh) {
       return {
         ok: false,
-        message: 'PowerShell (pwsh) is not installed on this machine, so the command could not start. Ask the user to install PowerShell 7 or to use the unix_like shell profile.',
+        message:
+          'PowerShell (pwsh) is not installed on this machine, so the command could not start. Ask the user to install PowerShell 7 or to use the unix_like shell profile.',
       };
     }
     return { ok: true, file: pwsh, args: ['-NoProfile', '-Command', cmd] };

@@ -8,7 +8,10 @@ import { TerminalScreen } from './terminal-screen.js';
 const bytes = (text: string) => Buffer.from(text, 'latin1');
 
 /** Feeds `pieces` (each a list of chunks followed by a read) and returns the text of every read. */
-async function reads(capture: { append(chunk: Uint8Array): unknown; collect(): Promise<CapturedText> }, pieces: string[][]): Promise<string[]> {
+async function reads(
+  capture: { append(chunk: Uint8Array): unknown; collect(): Promise<CapturedText> },
+  pieces: string[][],
+): Promise<string[]> {
   const texts: string[] = [];
   for (const chunks of pieces) {
     for (const chunk of chunks) capture.append(bytes(chunk));
@@ -30,7 +33,8 @@ describe('renderPlainTerminalText', () => {
     expect(renderPlainTerminalText(bytes('abc\r'), false)).toEqual({ text: 'abc', pendingCarriageReturn: true });
     expect(renderPlainTerminalText(bytes('\nx'), true)).toEqual({ text: '\nx', pendingCarriageReturn: false });
     expect(renderPlainTerminalText(bytes('x'), true)).toBeUndefined();
-    for (const other of ['a\rb', 'a\nb', '\u001b[31mred', 'tab\there', 'bell\u0007', 'caf\u00e9']) expect(renderPlainTerminalText(bytes(other), false)).toBeUndefined();
+    for (const other of ['a\rb', 'a\nb', '\u001b[31mred', 'tab\there', 'bell\u0007', 'caf\u00e9'])
+      expect(renderPlainTerminalText(bytes(other), false)).toBeUndefined();
   });
 });
 
@@ -39,9 +43,29 @@ describe('TerminalCapture', () => {
   const piece = fc.oneof(
     { weight: 6, arbitrary: fc.stringMatching(/^[ -~]{0,100}$/).map((line) => `${line}\r\n`) },
     { weight: 2, arbitrary: fc.stringMatching(/^[a-z ]{0,30}$/) },
-    { weight: 1, arbitrary: fc.constantFrom('\r', '  ', '50%\r100%\r\n', '\u001b[31mred\u001b[0m\r\n', '\u001b[1A\u001b[2K', '\u001b[3D', 'x\u0008y\r\n', 'ab\u001b[K\r\n', '\ttab\r\n', 'caf\u00c3\u00a9\r\n') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '\r',
+        '  ',
+        '50%\r100%\r\n',
+        '\u001b[31mred\u001b[0m\r\n',
+        '\u001b[1A\u001b[2K',
+        '\u001b[3D',
+        'x\u0008y\r\n',
+        'ab\u001b[K\r\n',
+        '\ttab\r\n',
+        'caf\u00c3\u00a9\r\n',
+      ),
+    },
   );
-  const script = fc.array(fc.array(fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')), { maxLength: 5 }), { minLength: 1, maxLength: 6 });
+  const script = fc.array(
+    fc.array(
+      fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')),
+      { maxLength: 5 },
+    ),
+    { minLength: 1, maxLength: 6 },
+  );
   const split = (text: string, cuts: number[]) => {
     const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
     const chunks: string[] = [];

@@ -34,7 +34,11 @@ describe('toLangChainTools', () => {
     const [exec] = toLangChainTools(host);
     const message = await exec.invoke({ type: 'tool_call', id: 'call_1', name: 'exec_command', args: { cmd: 'ls', max_output_tokens: 0 } });
     expect(message).toBeInstanceOf(ToolMessage);
-    expect(message).toMatchObject({ tool_call_id: 'call_1', status: 'error', content: 'Error [invalid_arguments]: max_output_tokens must be an integer between 1 and 50000' });
+    expect(message).toMatchObject({
+      tool_call_id: 'call_1',
+      status: 'error',
+      content: 'Error [invalid_arguments]: max_output_tokens must be an integer between 1 and 50000',
+    });
     expect((message as ToolMessage).artifact).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
     expect(await exec.invoke({ cmd: 'ls', colour: 1 })).toMatch(/^Error \[invalid_arguments\].*unknown field "colour"/);
     expect(host.calls).toHaveLength(2);
@@ -58,7 +62,11 @@ describe('toLangChainTools', () => {
       if (!reply.tool_calls?.length) break;
       for (const call of reply.tool_calls) {
         const tool = tools.find((candidate) => candidate.name === call.name);
-        messages.push(tool ? ((await tool.invoke({ ...call, type: 'tool_call' })) as ToolMessage) : new ToolMessage({ content: `unknown tool ${call.name}`, tool_call_id: call.id ?? '' }));
+        messages.push(
+          tool
+            ? ((await tool.invoke({ ...call, type: 'tool_call' })) as ToolMessage)
+            : new ToolMessage({ content: `unknown tool ${call.name}`, tool_call_id: call.id ?? '' }),
+        );
       }
     }
     expect(messages.at(-1)?.content).toBe('Filed the issue.');

@@ -36,7 +36,13 @@ export function toLangChainTool(host: Pick<ToolHost, 'call'>, definition: ToolDe
       const result: ToolResult = await host.call(definition.name, input);
       const toolCallId = toolCallIdOf(config);
       if (!toolCallId) return result.output;
-      return new ToolMessage({ content: result.output, tool_call_id: toolCallId, name: definition.name, status: result.ok ? 'success' : 'error', artifact: result });
+      return new ToolMessage({
+        content: result.output,
+        tool_call_id: toolCallId,
+        name: definition.name,
+        status: result.ok ? 'success' : 'error',
+        artifact: result,
+      });
     },
   });
 }

@@ -141,28 +141,45 @@ const DOCKER_IMAGE_ONLY = ['mount', 'docker-network', 'docker-memory', 'docker-c
 const SSH_ONLY = ['ssh-key', 'ssh-known-hosts', 'ssh-host-key'] as const;
 
 /** The target the flags name, or an error message. */
-function parseTarget(parsed: Parsed, cwd: string, resolvePath: (base: string, path: string) => string, env: Record<string, string | undefined>): CliTarget | { error: string } {
+function parseTarget(
+  parsed: Parsed,
+  cwd: string,
+  resolvePath: (base: string, path: string) => string,
+  env: Record<string, string | undefined>,
+): CliTarget | { error: string } {
   const named = (['workspace', 'docker-image', 'docker-container', 'ssh'] as const).filter((flag) => parsed[flag] !== undefined);
-  if (named.length > 1) return { error: `give one of --workspace, --docker-image, --docker-container or --ssh, not ${named.map((flag) => `--${flag}`).join(' and ')}` };
+  if (named.length > 1)
+    return {
+      error: `give one of --workspace, --docker-image, --docker-container or --ssh, not ${named.map((flag) => `--${flag}`).join(' and ')}`,
+    };
   const kind = named[0] ?? 'workspace';
   const misplaced = (flags: readonly string[], where: string) => {
     const given = flags.filter((flag) => parsed[flag] !== undefined);
-    return given.length ? { error: `${given.map((flag) => `--${flag}`).join(' and ')} ${given.length > 1 ? 'apply' : 'applies'} only with ${where}` } : undefined;
+    return given.length
+      ? { error: `${given.map((flag) => `--${flag}`).join(' and ')} ${given.length > 1 ? 'apply' : 'applies'} only with ${where}` }
+      : undefined;
   };
   const wrong =
     (kind !== 'docker-image' ? misplaced(DOCKER_IMAGE_ONLY, '--docker-image') : undefined) ??
-    (kind !== 'docker-image' && kind !== 'docker-container' ? misplaced(['docker-user'], '--docker-image or --docker-container') : undefined) ??
+    (kind !== 'docker-image' && kind !== 'docker-container'
+      ? misplaced(['docker-user'], '--docker-image or --docker-container')
+      : undefined) ??
     (kind !== 'ssh' ? misplaced(SSH_ONLY, '--ssh') : undefined) ??
-    (kind === 'workspace' ? misplaced(['root'], '--docker-image, --docker-container or --ssh (--workspace names the folder itself)') : undefined);
+    (kind === 'workspace'
+      ? misplaced(['root'], '--docker-image, --docker-container or --ssh (--workspace names the folder itself)')
+      : undefined);
   if (wrong) return wrong;
   if (kind === 'workspace') return { kind, workspace: resolvePath(cwd, (parsed.workspace as string | undefined) ?? '.') };
 
   const value = parsed[kind] as string;
   if (value.trim() === '') return { error: `--${kind} must not be empty` };
   const root = parsed.root as string | undefined;
-  if (root !== undefined && !root.startsWith('/')) return { error: `--root must be an absolute path (the folder ${kind === 'ssh' ? 'on the host' : 'in the container'}), got ${root}` };
+  if (root !== undefined && !root.startsWith('/'))
+    return { error: `--root must be an absolute path (the folder ${kind === 'ssh' ? 'on the host' : 'in the container'}), got ${root}` };
   if (root === undefined && kind !== 'docker-image') {
-    return { error: `--${kind} needs --root DIR: the folder ${kind === 'ssh' ? 'on the host' : 'in the container'} the tools work in (an absolute path)` };
+    return {
+      error: `--${kind} needs --root DIR: the folder ${kind === 'ssh' ? 'on the host' : 'in the container'} the tools work in (an absolute path)`,
+    };
   }
   const user = parsed['docker-user'] as string | undefined;
   if (user !== undefined && user.trim() === '') return { error: '--docker-user must not be empty' };
@@ -177,7 +194,8 @@ function parseTarget(parsed: Parsed, cwd: string, resolvePath: (base: string, pa
     if (keyFile === undefined && !agent) return { error: '--ssh needs --ssh-key FILE, or an ssh-agent (SSH_AUTH_SOCK) holding the key' };
     const knownHosts = parsed['ssh-known-hosts'] as string[] | undefined;
     const hostKeys = parsed['ssh-host-key'] as string[] | undefined;
-    if (knownHosts !== undefined && hostKeys !== undefined) return { error: 'give --ssh-known-hosts or --ssh-host-key, not both (a pinned key replaces known_hosts)' };
+    if (knownHosts !== undefined && hostKeys !== undefined)
+      return { error: 'give --ssh-known-hosts or --ssh-host-key, not both (a pinned key replaces known_hosts)' };
     return {
       kind,
       ...destination,
@@ -197,7 +215,8 @@ function parseTarget(parsed: Parsed, cwd: string, resolvePath: (base: string, pa
   }
   const cpusText = parsed['docker-cpus'] as string | undefined;
   const cpus = cpusText === undefined ? DOCKER_DEFAULTS.cpus : cpusText.trim() === '' ? NaN : Number(cpusText);
-  if (!(cpus === 0 || (cpus >= 0.01 && cpus <= 1024))) return { error: `--docker-cpus must be a number of CPUs from 0.01 to 1024, like 1.5 (0: no limit), got ${cpusText}` };
+  if (!(cpus === 0 || (cpus >= 0.01 && cpus <= 1024)))
+    return { error: `--docker-cpus must be a number of CPUs from 0.01 to 1024, like 1.5 (0: no limit), got ${cpusText}` };
   const pidsText = parsed['docker-pids'] as string | undefined;
   const pids = pidsText === undefined ? DOCKER_DEFAULTS.pids : /^\d{1,9}$/.test(pidsText) ? Number(pidsText) : NaN;
   if (Number.isNaN(pids)) return { error: `--docker-pids must be a whole number of processes (0: no limit), got ${pidsText}` };
@@ -273,14 +292,17 @@ export function parseCliOptions(
     catalog: parsed.catalog === undefined ? undefined : resolvePath(cwd, parsed.catalog),
   };
   if (parsed.http === undefined) {
-    if (parsed.token !== undefined || parsed['token-file'] !== undefined) return { error: '--token and --token-file apply only with --http' };
-    if (parsed['allow-origin'] !== undefined || parsed['idle-timeout'] !== undefined) return { error: '--allow-origin and --idle-timeout apply only with --http' };
+    if (parsed.token !== undefined || parsed['token-file'] !== undefined)
+      return { error: '--token and --token-file apply only with --http' };
+    if (parsed['allow-origin'] !== undefined || parsed['idle-timeout'] !== undefined)
+      return { error: '--allow-origin and --idle-timeout apply only with --http' };
     return options;
   }
   const address = /^(.+):(\d{1,5})$/.exec(parsed.http);
   const port = address ? Number(address[2]) : NaN;
   if (!address || port > 65535) return { error: `--http must be HOST:PORT (for example 127.0.0.1:8765), got ${parsed.http}` };
-  if ((parsed.token === undefined) === (parsed['token-file'] === undefined)) return { error: '--http needs exactly one of --token T or --token-file F' };
+  if ((parsed.token === undefined) === (parsed['token-file'] === undefined))
+    return { error: '--http needs exactly one of --token T or --token-file F' };
   if (parsed.token !== undefined && parsed.token.trim() === '') return { error: '--token must not be empty' };
   options.http = { hostname: address[1].replace(/^\[(.*)\]$/, '$1'), port };
   if (parsed.token !== undefined) options.token = parsed.token.trim();
@@ -289,7 +311,8 @@ export function parseCliOptions(
     options.allowedOrigins = [];
     for (const origin of parsed['allow-origin']) {
       const normalized = normalizeOrigin(origin);
-      if (normalized === undefined) return { error: `--allow-origin must be an origin like https://app.example or http://host:8080, got ${origin}` };
+      if (normalized === undefined)
+        return { error: `--allow-origin must be an origin like https://app.example or http://host:8080, got ${origin}` };
       options.allowedOrigins.push(normalized);
     }
   }

@@ -33,7 +33,9 @@ export function dockerCreateOptions(target: DockerImageTarget) {
 
 /** The Docker engine the client reaches, for messages. */
 function dockerEngine(): string {
-  return process.env.DOCKER_HOST ? `the Docker engine at DOCKER_HOST=${process.env.DOCKER_HOST}` : 'the Docker engine at the default socket (set DOCKER_HOST for another)';
+  return process.env.DOCKER_HOST
+    ? `the Docker engine at DOCKER_HOST=${process.env.DOCKER_HOST}`
+    : 'the Docker engine at the default socket (set DOCKER_HOST for another)';
 }
 
 /** A Docker start failure with what to do about the usual causes. */
@@ -49,7 +51,11 @@ function dockerFailure(what: string, error: unknown, image?: string): ToolHostEr
 
 /** A byte count as the largest binary unit that divides it. */
 function sizeText(bytes: number): string {
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
     if (bytes % size === 0) return `${bytes / size} ${unit}`;
   }
   return `${bytes} bytes`;
@@ -72,7 +78,10 @@ function describeDocker(target: DockerImageTarget): string {
  */
 export async function cliSessions(target: CliTarget, hostOptions: McpHostOptions): Promise<CliSessions> {
   if (target.kind === 'workspace') {
-    return { createHost: async () => createToolHost({ ...hostOptions, workspace: target.workspace }), description: `the folder ${target.workspace}` };
+    return {
+      createHost: async () => createToolHost({ ...hostOptions, workspace: target.workspace }),
+      description: `the folder ${target.workspace}`,
+    };
   }
   let start: () => Promise<Environment>;
   let description: string;
@@ -84,7 +93,10 @@ export async function cliSessions(target: CliTarget, hostOptions: McpHostOptions
       try {
         privateKey = await readFile(target.keyFile);
       } catch (error) {
-        throw new ToolHostError('invalid_options', `--ssh-key ${target.keyFile} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+        throw new ToolHostError(
+          'invalid_options',
+          `--ssh-key ${target.keyFile} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     const shown = `${target.username}@${target.host.includes(':') ? `[${target.host}]` : target.host}${target.port === 22 ? '' : `:${target.port}`}`;
@@ -102,7 +114,11 @@ export async function cliSessions(target: CliTarget, hostOptions: McpHostOptions
       } catch (error) {
         // Host key refusals name the host, the key and how to trust it in the API's words: add the flags' words.
         if (ToolHostError.is(error) && error.code.startsWith('host_key_')) {
-          throw new ToolHostError(error.code, `${error.message} (toolhost-mcp: --ssh-known-hosts FILE trusts the keys in FILE, --ssh-host-key 'SHA256:…' pins one.)`, { cause: error });
+          throw new ToolHostError(
+            error.code,
+            `${error.message} (toolhost-mcp: --ssh-known-hosts FILE trusts the keys in FILE, --ssh-host-key 'SHA256:…' pins one.)`,
+            { cause: error },
+          );
         }
         const message = (error instanceof Error ? error.message : String(error)).replace(/^SSH environment could not start: /, '');
         throw new ToolHostError('invalid_options', `cannot work in ${target.root} on ${shown} over SSH: ${message}`, { cause: error });

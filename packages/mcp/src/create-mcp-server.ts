@@ -77,7 +77,10 @@ export function createMcpServer(host: McpToolHost, options: McpServerOptions = {
       timer = setInterval(() => {
         const seconds = Math.round((Date.now() - started) / 1000);
         extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: seconds, message: `${name} still running after ${seconds} s` } })
+          .sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: seconds, message: `${name} still running after ${seconds} s` },
+          })
           .catch(() => {});
       }, progressIntervalMs);
     }

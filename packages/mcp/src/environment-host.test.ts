@@ -78,7 +78,9 @@ describe('createMcpHttpServer with an environment per session', () => {
 
   it('tells the model when a call fails because the environment is gone', { timeout: 60_000 }, async () => {
     const closed: string[] = [];
-    const url = await listening(createMcpHttpServer({ token: 'env-token', environment: () => freshEnvironment(closed), host: { shellProfile: 'unix_like' } }));
+    const url = await listening(
+      createMcpHttpServer({ token: 'env-token', environment: () => freshEnvironment(closed), host: { shellProfile: 'unix_like' } }),
+    );
     const { client } = await connect(url);
     try {
       const root = folders[0];
@@ -86,7 +88,10 @@ describe('createMcpHttpServer with an environment per session', () => {
       const mistake = await client.callTool({ name: 'write_stdin', arguments: { session_id: 4242, chars: '' } });
       expect(textOf(mistake)).toMatch(/^Error \[unknown_session\]/);
       rmSync(root, { recursive: true, force: true });
-      const gone = await client.callTool({ name: 'apply_patch', arguments: { input: '*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch' } });
+      const gone = await client.callTool({
+        name: 'apply_patch',
+        arguments: { input: '*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch' },
+      });
       expect(gone.isError).toBe(true);
       expect(textOf(gone)).toBe(
         `Error [tool_failed]: The local folder the tools run in cannot be reached: the folder ${root} is gone. This call failed, and every call will until it is back; tell the user.`,
@@ -98,7 +103,9 @@ describe('createMcpHttpServer with an environment per session', () => {
 
   it('closes an environment whose host cannot be made, and answers the request with the reason', { timeout: 60_000 }, async () => {
     const closed: string[] = [];
-    const url = await listening(createMcpHttpServer({ token: 'env-token', environment: () => freshEnvironment(closed), host: { profile: 'huge' as never } }));
+    const url = await listening(
+      createMcpHttpServer({ token: 'env-token', environment: () => freshEnvironment(closed), host: { profile: 'huge' as never } }),
+    );
     await expect(connect(url)).rejects.toThrow(/Internal error: .*profile/);
     expect(closed).toEqual([folders[0]]);
   });
@@ -107,8 +114,14 @@ describe('createMcpHttpServer with an environment per session', () => {
     const environment = () => freshEnvironment([]);
     const createHost = () => createFakeToolHost();
     expect(() => createMcpHttpServer({ token: 't' })).toThrow('createMcpHttpServer needs exactly one of createHost or environment');
-    expect(() => createMcpHttpServer({ token: 't', createHost, environment })).toThrow('createMcpHttpServer needs exactly one of createHost or environment');
-    expect(() => createMcpHttpServer({ token: 't', environment: 'docker' as never })).toThrow("environment must be a function that starts one session's environment");
-    expect(() => createMcpHttpServer({ token: 't', createHost, host: { profile: 'advanced' } })).toThrow('host options apply only with environment (createHost makes the whole host)');
+    expect(() => createMcpHttpServer({ token: 't', createHost, environment })).toThrow(
+      'createMcpHttpServer needs exactly one of createHost or environment',
+    );
+    expect(() => createMcpHttpServer({ token: 't', environment: 'docker' as never })).toThrow(
+      "environment must be a function that starts one session's environment",
+    );
+    expect(() => createMcpHttpServer({ token: 't', createHost, host: { profile: 'advanced' } })).toThrow(
+      'host options apply only with environment (createHost makes the whole host)',
+    );
   });
 });

@@ -8,7 +8,21 @@ export type McpHostOptions = Omit<ToolHostOptions, 'workspace' | 'environment'>;
 const PROBE_TIMEOUT_MS = 10_000;
 
 /** Result codes that a model mistake explains, so the environment is not suspected. */
-const MODEL_MISTAKES = new Set<string>(['invalid_arguments', 'unknown_tool', 'legacy_tool', 'unknown_session', 'session_exited', 'outside_workspace', 'patch_parse_error', 'patch_context_not_found', 'patch_ambiguous', 'patch_target_exists', 'verification_required', 'permission_denied', 'too_many_sessions']);
+const MODEL_MISTAKES = new Set<string>([
+  'invalid_arguments',
+  'unknown_tool',
+  'legacy_tool',
+  'unknown_session',
+  'session_exited',
+  'outside_workspace',
+  'patch_parse_error',
+  'patch_context_not_found',
+  'patch_ambiguous',
+  'patch_target_exists',
+  'verification_required',
+  'permission_denied',
+  'too_many_sessions',
+]);
 
 /** What the model is told the tools run in. */
 function placeOf(environment: Environment): string {
@@ -40,7 +54,11 @@ async function unreachable(environment: Environment): Promise<string | undefined
  * stopped container, an unreachable host) tells the model so in place of the engine's error, and `recovery` what the
  * user can do.
  */
-export function createEnvironmentHost(environment: Environment, options: McpHostOptions = {}, recovery?: string): McpSessionHost & { readonly environment: Environment } {
+export function createEnvironmentHost(
+  environment: Environment,
+  options: McpHostOptions = {},
+  recovery?: string,
+): McpSessionHost & { readonly environment: Environment } {
   const host = createToolHost({ ...options, environment });
   const explain = async (result: ToolResult): Promise<ToolResult> => {
     if (result.ok || !result.error || MODEL_MISTAKES.has(result.error.code)) return result;

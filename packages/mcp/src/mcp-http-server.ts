@@ -8,7 +8,6 @@ import { createEnvironmentHost, type McpHostOptions } from './environment-host.j
 import type { McpSessionHost } from './mcp-session-host.js';
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost, normalizeOrigin } from './request-origin.js';
 
-
 /** Options of {@link createMcpHttpServer}. */
 export interface McpHttpServerOptions extends McpServerOptions {
   /** Creates the tool host of a new MCP session (each session gets its own, closed when the session ends); or give `environment`. */
@@ -88,7 +87,10 @@ function reply(res: ServerResponse, status: number, message: string, headers: Re
 }
 
 /** A session's host over a new environment; the environment is closed when the host cannot be made. */
-async function hostOver(environment: () => Environment | Promise<Environment>, options: McpHostOptions | undefined): Promise<McpSessionHost> {
+async function hostOver(
+  environment: () => Environment | Promise<Environment>,
+  options: McpHostOptions | undefined,
+): Promise<McpSessionHost> {
   const started = await environment();
   try {
     return createEnvironmentHost(started, options);
@@ -105,7 +107,8 @@ async function hostOver(environment: () => Environment | Promise<Environment>, o
  * transport closes, or with {@link McpHttpServer.close}.
  */
 export function createMcpHttpServer(options: McpHttpServerOptions): McpHttpServer {
-  if (typeof options.token !== 'string' || options.token.length === 0) throw new ToolHostError('invalid_options', 'createMcpHttpServer needs a non-empty token');
+  if (typeof options.token !== 'string' || options.token.length === 0)
+    throw new ToolHostError('invalid_options', 'createMcpHttpServer needs a non-empty token');
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   if (typeof idleTimeoutMs !== 'number' || !(idleTimeoutMs >= 0 && idleTimeoutMs <= MAX_TIMER_MS)) {
     throw new ToolHostError('invalid_options', `idleTimeoutMs must be a number from 0 to ${MAX_TIMER_MS}, got ${String(idleTimeoutMs)}`);
@@ -113,16 +116,25 @@ export function createMcpHttpServer(options: McpHttpServerOptions): McpHttpServe
   const allowedOrigins = new Set<string>();
   for (const origin of options.allowedOrigins ?? []) {
     const normalized = typeof origin === 'string' ? normalizeOrigin(origin) : undefined;
-    if (normalized === undefined) throw new ToolHostError('invalid_options', `allowedOrigins entries must be http(s)://host[:port] origins, got ${String(origin)}`);
+    if (normalized === undefined)
+      throw new ToolHostError('invalid_options', `allowedOrigins entries must be http(s)://host[:port] origins, got ${String(origin)}`);
     allowedOrigins.add(normalized);
   }
   if ((options.createHost === undefined) === (options.environment === undefined)) {
     throw new ToolHostError('invalid_options', 'createMcpHttpServer needs exactly one of createHost or environment');
   }
-  for (const [name, value] of [['createHost', options.createHost], ['environment', options.environment]] as const) {
-    if (value !== undefined && typeof value !== 'function') throw new ToolHostError('invalid_options', `${name} must be a function that starts one session's ${name === 'createHost' ? 'host' : 'environment'}`);
+  for (const [name, value] of [
+    ['createHost', options.createHost],
+    ['environment', options.environment],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'function')
+      throw new ToolHostError(
+        'invalid_options',
+        `${name} must be a function that starts one session's ${name === 'createHost' ? 'host' : 'environment'}`,
+      );
   }
-  if (options.host !== undefined && options.environment === undefined) throw new ToolHostError('invalid_options', 'host options apply only with environment (createHost makes the whole host)');
+  if (options.host !== undefined && options.environment === undefined)
+    throw new ToolHostError('invalid_options', 'host options apply only with environment (createHost makes the whole host)');
   const createHost = options.createHost ?? (() => hostOver(options.environment!, options.host));
   const path = options.path ?? '/mcp';
   const sessions = new Map<string, Session>();
@@ -220,7 +232,8 @@ export function createMcpHttpServer(options: McpHttpServerOptions): McpHttpServe
       return reply(res, 403, `Forbidden: Host ${req.headers.host ?? '(none)'} is not a loopback name (DNS rebinding protection)`);
     }
     const origin = req.headers.origin;
-    if (!isAllowedOrigin(origin, allowedOrigins)) return reply(res, 403, `Forbidden: Origin ${origin} is not allowed (allow it with --allow-origin or allowedOrigins)`);
+    if (!isAllowedOrigin(origin, allowedOrigins))
+      return reply(res, 403, `Forbidden: Origin ${origin} is not allowed (allow it with --allow-origin or allowedOrigins)`);
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
     if (!authorize(req, res)) return;
@@ -240,7 +253,9 @@ export function createMcpHttpServer(options: McpHttpServerOptions): McpHttpServe
   };
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => reply(res, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`));
+    handle(req, res).catch((error: unknown) =>
+      reply(res, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`),
+    );
   });
 
   return {

@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeToolHost } from '@toolhost/testing';
 import { createToolHost, type ToolHost } from 'toolhost';
 import { parseCliOptions } from './cli-options.js';
-import { createMcpHttpServer, createMcpServer, toMcpTools, type McpHttpServer, type McpSessionEndReason, type McpSessionHost } from './index.js';
+import {
+  createMcpHttpServer,
+  createMcpServer,
+  toMcpTools,
+  type McpHttpServer,
+  type McpSessionEndReason,
+  type McpSessionHost,
+} from './index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../..');
@@ -26,7 +33,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+};
 const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 interface RawResponse {
@@ -76,9 +88,15 @@ describe('annotations and structured results', () => {
     try {
       const ran = await client.callTool({ name: 'exec_command', arguments: { cmd: 'echo hi' } });
       expect(ran.structuredContent).toMatchObject({ exit_code: 0, original_token_count: 2 });
-      const patched = await client.callTool({ name: 'apply_patch', arguments: { input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch' } });
+      const patched = await client.callTool({
+        name: 'apply_patch',
+        arguments: { input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch' },
+      });
       expect(patched.structuredContent).toMatchObject({ diff: [{ path: 'a.txt', operation: 'updated', additions: 1, deletions: 1 }] });
-      const failed = await client.callTool({ name: 'apply_patch', arguments: { input: '*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch' } });
+      const failed = await client.callTool({
+        name: 'apply_patch',
+        arguments: { input: '*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch' },
+      });
       expect(failed.isError).toBe(true);
       expect(failed.structuredContent).toMatchObject({ error: { code: 'patch_target_missing' } });
       const found = await client.callTool({ name: 'search_tools', arguments: { query: 'nothing like this' } });
@@ -89,7 +107,14 @@ describe('annotations and structured results', () => {
   });
 
   it('declares the weak matches search_tools lists without loading them', async () => {
-    const catalog = [{ name: 'slack_post_message', description: 'Posts a message to a Slack channel.', inputSchema: { type: 'object', properties: {} }, handler: () => 'posted' }];
+    const catalog = [
+      {
+        name: 'slack_post_message',
+        description: 'Posts a message to a Slack channel.',
+        inputSchema: { type: 'object', properties: {} },
+        handler: () => 'posted',
+      },
+    ];
     const client = await connected(createFakeToolHost({ environment: linux, catalog }));
     try {
       const found = await client.callTool({ name: 'search_tools', arguments: { query: 'slak chanel' } });
@@ -154,7 +179,17 @@ describe('streamable HTTP', () => {
       createHost: () => {
         const id = ++made;
         const fake = createFakeToolHost({ environment: linux, commands: [{ match: 'whoami', output: `session ${id}\n` }] });
-        const host: McpSessionHost = { get tools() { return fake.tools; }, call: (name, args, options) => fake.call(name, args, options), nextSegment: () => fake.nextSegment(), close: async () => { closed.push(id); await fake.close(); } };
+        const host: McpSessionHost = {
+          get tools() {
+            return fake.tools;
+          },
+          call: (name, args, options) => fake.call(name, args, options),
+          nextSegment: () => fake.nextSegment(),
+          close: async () => {
+            closed.push(id);
+            await fake.close();
+          },
+        };
         return host;
       },
     });
@@ -174,7 +209,11 @@ describe('streamable HTTP', () => {
 
   it('answers 401 without the bearer token, with the RFC 6750 challenge for each case', async () => {
     const none = await rawRequest(url, {});
-    expect([none.status, none.headers['www-authenticate'], none.body]).toEqual([401, 'Bearer realm="toolhost-mcp"', rpcError('Unauthorized: send Authorization: Bearer <token>')]);
+    expect([none.status, none.headers['www-authenticate'], none.body]).toEqual([
+      401,
+      'Bearer realm="toolhost-mcp"',
+      rpcError('Unauthorized: send Authorization: Bearer <token>'),
+    ]);
     const basic = await rawRequest(url, { authorization: 'Basic c2VjcmV0LXRva2Vu' });
     expect([basic.status, basic.headers['www-authenticate']]).toEqual([401, 'Bearer realm="toolhost-mcp"']);
     const wrong = await rawRequest(url, { authorization: 'Bearer nope' });
@@ -196,13 +235,25 @@ describe('streamable HTTP', () => {
   it('answers 403 to a foreign Origin or a non-loopback Host before anything else, and opens no session', async () => {
     const auth = { authorization: 'Bearer secret-token' };
     const before = made;
-    for (const origin of ['https://evil.example', 'null', 'http://localhost.evil.example', 'file://localhost', 'http://127.0.0.1.evil.example:8080']) {
+    for (const origin of [
+      'https://evil.example',
+      'null',
+      'http://localhost.evil.example',
+      'file://localhost',
+      'http://127.0.0.1.evil.example:8080',
+    ]) {
       const refused = await rawRequest(url, { ...auth, origin });
-      expect([refused.status, refused.body], origin).toEqual([403, rpcError(`Forbidden: Origin ${origin} is not allowed (allow it with --allow-origin or allowedOrigins)`)]);
+      expect([refused.status, refused.body], origin).toEqual([
+        403,
+        rpcError(`Forbidden: Origin ${origin} is not allowed (allow it with --allow-origin or allowedOrigins)`),
+      ]);
     }
     for (const host of ['evil.example', `evil.example:${url.port}`, `localhost.evil.example:${url.port}`, '10.0.0.1']) {
       const refused = await rawRequest(url, { ...auth, host });
-      expect([refused.status, refused.body], host).toEqual([403, rpcError(`Forbidden: Host ${host} is not a loopback name (DNS rebinding protection)`)]);
+      expect([refused.status, refused.body], host).toEqual([
+        403,
+        rpcError(`Forbidden: Host ${host} is not a loopback name (DNS rebinding protection)`),
+      ]);
     }
     expect((await rawRequest(url, { origin: 'https://evil.example' })).status).toBe(403);
     expect(made).toBe(before);
@@ -232,12 +283,22 @@ describe('streamable HTTP', () => {
   });
 
   it('serves an allowed Origin besides the loopback ones, and refuses malformed allowedOrigins', async () => {
-    const allowing = createMcpHttpServer({ token: 't', allowedOrigins: ['https://app.example/', 'http://tools.example:8080'], createHost: () => createFakeToolHost({ environment: linux }) });
+    const allowing = createMcpHttpServer({
+      token: 't',
+      allowedOrigins: ['https://app.example/', 'http://tools.example:8080'],
+      createHost: () => createFakeToolHost({ environment: linux }),
+    });
     const address = await allowing.listen(0, '127.0.0.1');
     const endpoint = new URL(`http://127.0.0.1:${address.port}/mcp`);
     try {
       const statuses: number[] = [];
-      for (const origin of ['https://app.example', 'http://tools.example:8080', 'https://app.example:8443', 'http://app.example', 'http://tools.example']) {
+      for (const origin of [
+        'https://app.example',
+        'http://tools.example:8080',
+        'https://app.example:8443',
+        'http://app.example',
+        'http://tools.example',
+      ]) {
         statuses.push((await rawRequest(endpoint, { authorization: 'Bearer t', origin })).status);
       }
       expect(statuses).toEqual([200, 200, 403, 403, 403]);
@@ -269,7 +330,12 @@ describe('streamable HTTP', () => {
       expect(server.sessionIds()).toEqual([second.transport.sessionId]);
       const stale = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer secret-token', 'mcp-session-id': first.transport.sessionId ?? 'x' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: 'Bearer secret-token',
+          'mcp-session-id': first.transport.sessionId ?? 'x',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
       });
       expect(stale.status).toBe(404);
@@ -306,40 +372,56 @@ describe('idle HTTP sessions on a real host', () => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  it('ends a session idle past the timeout, killing its pipe and PTY processes; a running call keeps it open', { timeout: 60_000 }, async () => {
-    const ended = new Promise<void>((resolveEnd) => (onEnd = resolveEnd));
-    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: 'Bearer idle-token' } } });
-    const mcp = new Client({ name: 'idle-test', version: '1.0.0' });
-    await mcp.connect(transport);
-    try {
-      const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as Array<{ text: string }>)[0].text;
-      // Runs past the idle timeout, so only a running call keeps the session open here.
-      const slow = await mcp.callTool({ name: 'exec_command', arguments: { cmd: 'sleep 2.5; echo done', yield_time_ms: 10_000 } }, undefined, { timeout: 20_000 });
-      expect(text(slow)).toMatch(/Output:\ndone\n$/);
-      const pids: number[] = [];
-      for (const tty of [false, true]) {
-        const started = await mcp.callTool({ name: 'exec_command', arguments: { cmd: 'echo "pid=$$"; exec sleep 1000', tty, yield_time_ms: 300 } });
-        expect(started.structuredContent).toMatchObject({ session_id: expect.any(Number) });
-        pids.push(Number(/pid=(\d+)/.exec(text(started))?.[1]));
+  it(
+    'ends a session idle past the timeout, killing its pipe and PTY processes; a running call keeps it open',
+    { timeout: 60_000 },
+    async () => {
+      const ended = new Promise<void>((resolveEnd) => (onEnd = resolveEnd));
+      const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: 'Bearer idle-token' } } });
+      const mcp = new Client({ name: 'idle-test', version: '1.0.0' });
+      await mcp.connect(transport);
+      try {
+        const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as Array<{ text: string }>)[0].text;
+        // Runs past the idle timeout, so only a running call keeps the session open here.
+        const slow = await mcp.callTool(
+          { name: 'exec_command', arguments: { cmd: 'sleep 2.5; echo done', yield_time_ms: 10_000 } },
+          undefined,
+          { timeout: 20_000 },
+        );
+        expect(text(slow)).toMatch(/Output:\ndone\n$/);
+        const pids: number[] = [];
+        for (const tty of [false, true]) {
+          const started = await mcp.callTool({
+            name: 'exec_command',
+            arguments: { cmd: 'echo "pid=$$"; exec sleep 1000', tty, yield_time_ms: 300 },
+          });
+          expect(started.structuredContent).toMatchObject({ session_id: expect.any(Number) });
+          pids.push(Number(/pid=(\d+)/.exec(text(started))?.[1]));
+        }
+        expect(pids.map(isAlive)).toEqual([true, true]);
+        expect(ends).toEqual([]);
+        await ended;
+        expect(ends).toEqual([[transport.sessionId, 'idle']]);
+        expect(pids.map(isAlive)).toEqual([false, false]);
+        expect(server.sessionIds()).toEqual([]);
+        const stale = await rawRequest(
+          url,
+          { authorization: 'Bearer idle-token', 'mcp-session-id': transport.sessionId ?? 'x' },
+          JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+        );
+        expect(stale.status).toBe(404);
+      } finally {
+        await mcp.close();
       }
-      expect(pids.map(isAlive)).toEqual([true, true]);
-      expect(ends).toEqual([]);
-      await ended;
-      expect(ends).toEqual([[transport.sessionId, 'idle']]);
-      expect(pids.map(isAlive)).toEqual([false, false]);
-      expect(server.sessionIds()).toEqual([]);
-      const stale = await rawRequest(url, { authorization: 'Bearer idle-token', 'mcp-session-id': transport.sessionId ?? 'x' }, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }));
-      expect(stale.status).toBe(404);
-    } finally {
-      await mcp.close();
-    }
-  });
+    },
+  );
 
   it('refuses an idle timeout no timer can hold', () => {
     for (const idleTimeoutMs of [-1, Number.NaN, 2 ** 31]) {
-      expect(() => createMcpHttpServer({ token: 't', idleTimeoutMs, createHost: () => createFakeToolHost() }), String(idleTimeoutMs)).toThrow(
-        expect.objectContaining({ code: 'invalid_options' }),
-      );
+      expect(
+        () => createMcpHttpServer({ token: 't', idleTimeoutMs, createHost: () => createFakeToolHost() }),
+        String(idleTimeoutMs),
+      ).toThrow(expect.objectContaining({ code: 'invalid_options' }));
     }
   });
 });
@@ -359,10 +441,29 @@ describe('toolhost-mcp --http', () => {
   it('serves a workspace over HTTP with a token file', { timeout: 120_000 }, async () => {
     workspace = mkdtempSync(join(tmpdir(), 'toolhost-mcp-http-'));
     writeFileSync(join(workspace, 'token'), 'file-token\n');
-    child = spawn(process.execPath, ['--conditions=@toolhost/source', '--import', 'tsx', join(here, 'cli.ts'), '--workspace', workspace, '--http', '127.0.0.1:0', '--token-file', join(workspace, 'token'), '--allow-origin', 'https://app.example', '--idle-timeout', '600'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [
+        '--conditions=@toolhost/source',
+        '--import',
+        'tsx',
+        join(here, 'cli.ts'),
+        '--workspace',
+        workspace,
+        '--http',
+        '127.0.0.1:0',
+        '--token-file',
+        join(workspace, 'token'),
+        '--allow-origin',
+        'https://app.example',
+        '--idle-timeout',
+        '600',
+      ],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     const port = await new Promise<number>((resolvePort, reject) => {
       let stderr = '';
       child?.stderr?.on('data', (chunk: Buffer) => {
@@ -380,7 +481,10 @@ describe('toolhost-mcp --http', () => {
     const mcp = new Client({ name: 'cli-http', version: '1.0.0' });
     await mcp.connect(transport);
     try {
-      const created = await mcp.callTool({ name: 'apply_patch', arguments: { input: '*** Begin Patch\n*** Add File: hello.txt\n+over http\n*** End Patch' } });
+      const created = await mcp.callTool({
+        name: 'apply_patch',
+        arguments: { input: '*** Begin Patch\n*** Add File: hello.txt\n+over http\n*** End Patch' },
+      });
       expect(created.isError).toBe(false);
       expect(readFileSync(join(workspace, 'hello.txt'), 'utf8')).toBe('over http\n');
       await transport.terminateSession();
@@ -391,29 +495,55 @@ describe('toolhost-mcp --http', () => {
 
   it('parses the HTTP options and rejects incomplete ones', () => {
     const at = (base: string, path: string) => resolve(base, path);
-    expect(parseCliOptions(['--http', '127.0.0.1:8765', '--token', 't'], '/w', at)).toMatchObject({ http: { hostname: '127.0.0.1', port: 8765 }, token: 't' });
-    expect(parseCliOptions(['--http', '[::1]:80', '--token-file', 'tok'], '/w', at)).toMatchObject({ http: { hostname: '::1', port: 80 }, tokenFile: '/w/tok' });
-    expect(parseCliOptions(['--http', '127.0.0.1:8765'], '/w', at)).toEqual({ error: '--http needs exactly one of --token T or --token-file F' });
-    expect(parseCliOptions(['--http', 'localhost'], '/w', at)).toEqual({ error: '--http must be HOST:PORT (for example 127.0.0.1:8765), got localhost' });
+    expect(parseCliOptions(['--http', '127.0.0.1:8765', '--token', 't'], '/w', at)).toMatchObject({
+      http: { hostname: '127.0.0.1', port: 8765 },
+      token: 't',
+    });
+    expect(parseCliOptions(['--http', '[::1]:80', '--token-file', 'tok'], '/w', at)).toMatchObject({
+      http: { hostname: '::1', port: 80 },
+      tokenFile: '/w/tok',
+    });
+    expect(parseCliOptions(['--http', '127.0.0.1:8765'], '/w', at)).toEqual({
+      error: '--http needs exactly one of --token T or --token-file F',
+    });
+    expect(parseCliOptions(['--http', 'localhost'], '/w', at)).toEqual({
+      error: '--http must be HOST:PORT (for example 127.0.0.1:8765), got localhost',
+    });
     expect(parseCliOptions(['--token', 't'], '/w', at)).toEqual({ error: '--token and --token-file apply only with --http' });
   });
 
   it('parses --allow-origin (repeatable) and --idle-timeout, and rejects malformed ones', () => {
     const at = (base: string, path: string) => resolve(base, path);
     const http = ['--http', '127.0.0.1:8765', '--token', 't'];
-    expect(parseCliOptions([...http, '--allow-origin', 'https://app.example/', '--allow-origin', 'HTTP://Tools.Example:8080', '--idle-timeout', '60'], '/w', at)).toMatchObject({
+    expect(
+      parseCliOptions(
+        [...http, '--allow-origin', 'https://app.example/', '--allow-origin', 'HTTP://Tools.Example:8080', '--idle-timeout', '60'],
+        '/w',
+        at,
+      ),
+    ).toMatchObject({
       allowedOrigins: ['https://app.example', 'http://tools.example:8080'],
       idleTimeoutMs: 60_000,
     });
     expect(parseCliOptions([...http, '--idle-timeout', '0'], '/w', at)).toMatchObject({ idleTimeoutMs: 0 });
     expect(parseCliOptions([...http, '--idle-timeout', '0.0001'], '/w', at)).toMatchObject({ idleTimeoutMs: 1 });
     expect(parseCliOptions(http, '/w', at)).not.toHaveProperty('idleTimeoutMs');
-    expect(parseCliOptions([...http, '--allow-origin', 'app.example'], '/w', at)).toEqual({ error: '--allow-origin must be an origin like https://app.example or http://host:8080, got app.example' });
-    expect(parseCliOptions([...http, '--allow-origin', '*'], '/w', at)).toEqual({ error: '--allow-origin must be an origin like https://app.example or http://host:8080, got *' });
+    expect(parseCliOptions([...http, '--allow-origin', 'app.example'], '/w', at)).toEqual({
+      error: '--allow-origin must be an origin like https://app.example or http://host:8080, got app.example',
+    });
+    expect(parseCliOptions([...http, '--allow-origin', '*'], '/w', at)).toEqual({
+      error: '--allow-origin must be an origin like https://app.example or http://host:8080, got *',
+    });
     for (const value of ['-1', 'soon', '', '2147484']) {
-      expect(parseCliOptions([...http, `--idle-timeout=${value}`], '/w', at)).toEqual({ error: `--idle-timeout must be a number of seconds from 0 to 2147483, got ${value}` });
+      expect(parseCliOptions([...http, `--idle-timeout=${value}`], '/w', at)).toEqual({
+        error: `--idle-timeout must be a number of seconds from 0 to 2147483, got ${value}`,
+      });
     }
-    expect(parseCliOptions(['--allow-origin', 'https://app.example'], '/w', at)).toEqual({ error: '--allow-origin and --idle-timeout apply only with --http' });
-    expect(parseCliOptions(['--idle-timeout', '5'], '/w', at)).toEqual({ error: '--allow-origin and --idle-timeout apply only with --http' });
+    expect(parseCliOptions(['--allow-origin', 'https://app.example'], '/w', at)).toEqual({
+      error: '--allow-origin and --idle-timeout apply only with --http',
+    });
+    expect(parseCliOptions(['--idle-timeout', '5'], '/w', at)).toEqual({
+      error: '--allow-origin and --idle-timeout apply only with --http',
+    });
   });
 });

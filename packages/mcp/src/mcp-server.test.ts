@@ -22,7 +22,8 @@ const nodeArgs = ['--conditions=@toolhost/source', '--import', 'tsx', cli];
 describe('createMcpServer (in memory)', () => {
   it('pins the emitted tool list (advanced)', async () => {
     const host = createFakeToolHost({ profile: 'advanced', shellProfile: 'unix_like', environment: { platform: 'linux', env: {} } });
-    for (const tool of toMcpTools(host)) await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__pins__/${tool.name}.json`);
+    for (const tool of toMcpTools(host))
+      await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__pins__/${tool.name}.json`);
   });
 
   it('serves the fake host: isError results and list_changed after search_tools', async () => {
@@ -71,7 +72,17 @@ describe('toolhost-mcp over stdio', () => {
     writeFileSync(join(workspace, 'greeting.txt'), 'hello world\n');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [...nodeArgs, '--workspace', workspace, '--profile', 'advanced', '--shell-profile', 'unix_like', '--catalog', join(here, '__fixtures__/catalog.ts')],
+      args: [
+        ...nodeArgs,
+        '--workspace',
+        workspace,
+        '--profile',
+        'advanced',
+        '--shell-profile',
+        'unix_like',
+        '--catalog',
+        join(here, '__fixtures__/catalog.ts'),
+      ],
       cwd: repoRoot,
       stderr: 'pipe',
     });
@@ -119,7 +130,12 @@ describe('toolhost-mcp over stdio', () => {
 describe('toolhost-mcp command line', () => {
   it('parses its options and rejects bad ones', () => {
     const join2 = (base: string, path: string) => resolve(base, path);
-    expect(parseCliOptions([], '/w', join2)).toEqual({ target: { kind: 'workspace', workspace: '/w' }, profile: 'default', shellProfile: 'auto', catalog: undefined });
+    expect(parseCliOptions([], '/w', join2)).toEqual({
+      target: { kind: 'workspace', workspace: '/w' },
+      profile: 'default',
+      shellProfile: 'auto',
+      catalog: undefined,
+    });
     expect(parseCliOptions(['--workspace', 'sub', '--profile', 'advanced', '--shell-profile', 'powershell'], '/w', join2)).toMatchObject({
       target: { kind: 'workspace', workspace: '/w/sub' },
       profile: 'advanced',
@@ -130,7 +146,12 @@ describe('toolhost-mcp command line', () => {
   });
 
   it('exits 2 with usage on a bad option', { timeout: 120_000 }, () => {
-    const run = spawnSync(process.execPath, [...nodeArgs, '--shell-profile', 'fish'], { cwd: repoRoot, encoding: 'utf8', input: '', timeout: 110_000 });
+    const run = spawnSync(process.execPath, [...nodeArgs, '--shell-profile', 'fish'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      input: '',
+      timeout: 110_000,
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--shell-profile must be auto, unix_like or powershell, got fish');
     expect(run.stderr).toContain('Usage: toolhost-mcp');

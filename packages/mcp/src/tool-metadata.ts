@@ -22,7 +22,13 @@ const BUDGET_FIELDS = { truncated: boolean, spool_path: string };
 
 const EXEC_OUTPUT = {
   type: 'object',
-  properties: { session_id: integer, exit_code: integer, wall_time_ms: { type: 'number' }, original_token_count: integer, ...BUDGET_FIELDS },
+  properties: {
+    session_id: integer,
+    exit_code: integer,
+    wall_time_ms: { type: 'number' },
+    original_token_count: integer,
+    ...BUDGET_FIELDS,
+  },
 } as const;
 
 /** JSON Schemas of each built-in tool's structured result (`structuredContent`, the result's `data`). */
@@ -55,7 +61,16 @@ export const TOOL_OUTPUT_SCHEMAS: Readonly<Record<string, Tool['outputSchema']>>
     properties: {
       matches: {
         type: 'array',
-        items: { type: 'object', properties: { name: string, score: { type: 'number' }, exact: boolean, weak: boolean, available: { type: 'string', enum: ['now', 'next_request', 'not_loaded'] } } },
+        items: {
+          type: 'object',
+          properties: {
+            name: string,
+            score: { type: 'number' },
+            exact: boolean,
+            weak: boolean,
+            available: { type: 'string', enum: ['now', 'next_request', 'not_loaded'] },
+          },
+        },
       },
       expanded: { type: 'array', items: string },
       ...BUDGET_FIELDS,
@@ -68,7 +83,14 @@ export const TOOL_OUTPUT_SCHEMAS: Readonly<Record<string, Tool['outputSchema']>>
         type: 'array',
         items: {
           type: 'object',
-          properties: { result_type: { type: 'string', enum: ['definition', 'usage', 'text', 'path'] }, path: string, line: integer, column: integer, name: string, snippet: string },
+          properties: {
+            result_type: { type: 'string', enum: ['definition', 'usage', 'text', 'path'] },
+            path: string,
+            line: integer,
+            column: integer,
+            name: string,
+            snippet: string,
+          },
         },
       },
       hints: { type: 'array', items: string },

@@ -22,7 +22,10 @@ async function plan(workspace: Workspace, path: string, entry: Entry, into: Plan
     );
   }
   if (entry.permissions !== undefined || entry.group !== undefined) {
-    throw new ToolHostError('unsupported', `manifest entry ${JSON.stringify(path)} sets permissions or a group, which a toolhost sandbox does not apply`);
+    throw new ToolHostError(
+      'unsupported',
+      `manifest entry ${JSON.stringify(path)} sets permissions or a group, which a toolhost sandbox does not apply`,
+    );
   }
   const relative = await checkedPath(workspace, path);
   if (!relative) throw new ToolHostError('unsupported', 'a manifest entry cannot replace the workspace root');

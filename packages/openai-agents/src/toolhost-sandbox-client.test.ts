@@ -40,14 +40,23 @@ describe('createToolHostSandboxClient', () => {
       name: 'sandboxed',
       instructions: 'Write hello.js and run it.',
       model,
-      defaultManifest: new Manifest({ entries: { notes: { type: 'dir', children: { 'readme.txt': { type: 'file', content: 'from the manifest\n' } } } }, environment: { GREETER: 'toolhost' } }),
+      defaultManifest: new Manifest({
+        entries: { notes: { type: 'dir', children: { 'readme.txt': { type: 'file', content: 'from the manifest\n' } } } },
+        environment: { GREETER: 'toolhost' },
+      }),
     });
     const result = await run(agent, 'Make hello.js print a greeting.', { sandbox: { client: wrapped }, maxTurns: 6 });
     expect(result.finalOutput).toBe('hello.js prints its greeting.');
     expect(tools[0]).toEqual(expect.arrayContaining(['apply_patch', 'exec_command', 'write_stdin']));
-    expect(answers[0]).toEqual({ type: 'apply_patch_call_output', status: 'completed', text: expect.stringContaining('Success. Updated the following files:\nA hello.js') });
+    expect(answers[0]).toEqual({
+      type: 'apply_patch_call_output',
+      status: 'completed',
+      text: expect.stringContaining('Success. Updated the following files:\nA hello.js'),
+    });
     expect(answers[1]?.type).toBe('function_call_result');
-    expect(answers[1]?.text).toMatch(/^Chunk ID: [0-9a-f]{6}\nWall time: [\d.]+ seconds\nProcess exited with code 0\nOriginal token count: \d+\nOutput:\nhello from toolhost\nfrom the manifest\n$/);
+    expect(answers[1]?.text).toMatch(
+      /^Chunk ID: [0-9a-f]{6}\nWall time: [\d.]+ seconds\nProcess exited with code 0\nOriginal token count: \d+\nOutput:\nhello from toolhost\nfrom the manifest\n$/,
+    );
     expect(session).toBeDefined();
     const root = session!.state.workspaceRoot;
     // The model is told the real root of the workspace, where its commands run.
@@ -85,7 +94,9 @@ describe('createToolHostSandboxClient', () => {
 
   it('reads, lists and probes files inside the workspace only, symlinks included', async () => {
     const client = createToolHostSandboxClient();
-    const session = await client.create({ manifest: { entries: { 'src/a.txt': { type: 'file', content: 'alpha' }, empty: { type: 'dir' } } } });
+    const session = await client.create({
+      manifest: { entries: { 'src/a.txt': { type: 'file', content: 'alpha' }, empty: { type: 'dir' } } },
+    });
     try {
       const root = session.state.workspaceRoot;
       writeFileSync(join(outside, 'secret.txt'), 'secret');
@@ -101,7 +112,10 @@ describe('createToolHostSandboxClient', () => {
       expect(await session.pathExists('src/b.txt')).toBe(false);
       expect(await session.directoryExists('empty')).toBe(true);
       expect(await session.directoryExists('src/a.txt')).toBe(false);
-      await expect(session.readFile({ path: 'link/secret.txt' })).rejects.toMatchObject({ name: 'ToolHostError', code: 'outside_workspace' });
+      await expect(session.readFile({ path: 'link/secret.txt' })).rejects.toMatchObject({
+        name: 'ToolHostError',
+        code: 'outside_workspace',
+      });
       await expect(session.readFile({ path: '../x' })).rejects.toMatchObject({ code: 'outside_workspace' });
       await expect(session.pathExists(`${outside}/secret.txt`)).rejects.toMatchObject({ code: 'outside_workspace' });
       await expect(session.readFile({ path: 'src' })).rejects.toMatchObject({ code: 'not_found' });
@@ -113,7 +127,9 @@ describe('createToolHostSandboxClient', () => {
 
   it('views PNG, JPEG, GIF, WebP and BMP images by signature, and refuses other files, folders, big files and escapes', async () => {
     const client = createToolHostSandboxClient();
-    const session = await client.create({ manifest: { entries: { 'notes.txt': { type: 'file', content: 'not an image' }, pics: { type: 'dir' } } } });
+    const session = await client.create({
+      manifest: { entries: { 'notes.txt': { type: 'file', content: 'not an image' }, pics: { type: 'dir' } } },
+    });
     try {
       const root = session.state.workspaceRoot;
       const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -132,11 +148,26 @@ describe('createToolHostSandboxClient', () => {
         ['BM', 'image/bmp'],
         ['plain text', undefined],
       ];
-      for (const [signature, mediaType] of signatures) expect(imageMediaType(typeof signature === 'string' ? Buffer.from(signature, 'latin1') : Uint8Array.from(signature))).toBe(mediaType);
-      await expect(session.viewImage({ path: 'notes.txt' })).rejects.toMatchObject({ code: 'unsupported', message: 'Unsupported image format for view_image: notes.txt' });
-      await expect(session.viewImage({ path: 'pics' })).rejects.toMatchObject({ code: 'not_found', message: 'Image path is not a file: pics' });
-      await expect(session.viewImage({ path: 'pics/none.png' })).rejects.toMatchObject({ code: 'not_found', message: 'Image file not found: pics/none.png' });
-      await expect(session.viewImage({ path: 'pics/big.png' })).rejects.toMatchObject({ code: 'unsupported', message: 'Image file exceeds the 10 MB limit: pics/big.png' });
+      for (const [signature, mediaType] of signatures)
+        expect(imageMediaType(typeof signature === 'string' ? Buffer.from(signature, 'latin1') : Uint8Array.from(signature))).toBe(
+          mediaType,
+        );
+      await expect(session.viewImage({ path: 'notes.txt' })).rejects.toMatchObject({
+        code: 'unsupported',
+        message: 'Unsupported image format for view_image: notes.txt',
+      });
+      await expect(session.viewImage({ path: 'pics' })).rejects.toMatchObject({
+        code: 'not_found',
+        message: 'Image path is not a file: pics',
+      });
+      await expect(session.viewImage({ path: 'pics/none.png' })).rejects.toMatchObject({
+        code: 'not_found',
+        message: 'Image file not found: pics/none.png',
+      });
+      await expect(session.viewImage({ path: 'pics/big.png' })).rejects.toMatchObject({
+        code: 'unsupported',
+        message: 'Image file exceeds the 10 MB limit: pics/big.png',
+      });
       await expect(session.viewImage({ path: `${outside}/outside.png` })).rejects.toMatchObject({ code: 'outside_workspace' });
       await expect(session.viewImage({ path: 'pics/shot.png', runAs: 'root' })).rejects.toMatchObject({ code: 'unsupported' });
     } finally {
@@ -149,16 +180,28 @@ describe('createToolHostSandboxClient', () => {
     const session = await client.create();
     try {
       const root = session.state.workspaceRoot;
-      await session.materializeEntry({ path: 'docs', entry: { type: 'dir', children: { 'a.md': { type: 'file', content: new TextEncoder().encode('# A\n') } } } });
+      await session.materializeEntry({
+        path: 'docs',
+        entry: { type: 'dir', children: { 'a.md': { type: 'file', content: new TextEncoder().encode('# A\n') } } },
+      });
       expect(readFileSync(join(root, 'docs/a.md'), 'utf8')).toBe('# A\n');
       expect(Object.keys(session.state.manifest.entries)).toEqual(['docs']);
       await session.applyManifest(new Manifest({ entries: { 'b.txt': { type: 'file', content: 'b' } } }));
       expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b');
-      const mixed = new Manifest({ entries: { 'c.txt': { type: 'file', content: 'c' }, repo: { type: 'git_repo', repo: 'openai/openai-agents-js' } } });
-      await expect(session.applyManifest(mixed)).rejects.toMatchObject({ code: 'unsupported', message: expect.stringContaining('"git_repo"') });
+      const mixed = new Manifest({
+        entries: { 'c.txt': { type: 'file', content: 'c' }, repo: { type: 'git_repo', repo: 'openai/openai-agents-js' } },
+      });
+      await expect(session.applyManifest(mixed)).rejects.toMatchObject({
+        code: 'unsupported',
+        message: expect.stringContaining('"git_repo"'),
+      });
       expect(existsSync(join(root, 'c.txt'))).toBe(false);
-      await expect(session.materializeEntry({ path: '../up.txt', entry: { type: 'file', content: 'x' } })).rejects.toMatchObject({ code: 'outside_workspace' });
-      await expect(session.materializeEntry({ path: 'p.txt', entry: { type: 'file', content: 'x', permissions: 0o600 } })).rejects.toMatchObject({ code: 'unsupported' });
+      await expect(session.materializeEntry({ path: '../up.txt', entry: { type: 'file', content: 'x' } })).rejects.toMatchObject({
+        code: 'outside_workspace',
+      });
+      await expect(
+        session.materializeEntry({ path: 'p.txt', entry: { type: 'file', content: 'x', permissions: 0o600 } }),
+      ).rejects.toMatchObject({ code: 'unsupported' });
       await expect(session.applyManifest(new Manifest({ environment: { LATE: '1' } }))).rejects.toMatchObject({ code: 'unsupported' });
     } finally {
       await session.close();
@@ -168,7 +211,10 @@ describe('createToolHostSandboxClient', () => {
   it('refuses an unsupported manifest or a snapshot at create() and leaves no temporary folder behind', async () => {
     const client = createToolHostSandboxClient();
     const before = new Set(await listTemporaryWorkspaces());
-    await expect(client.create({ manifest: { entries: { src: { type: 'local_dir', src: outside } } } })).rejects.toMatchObject({ code: 'unsupported', message: expect.stringContaining('"local_dir"') });
+    await expect(client.create({ manifest: { entries: { src: { type: 'local_dir', src: outside } } } })).rejects.toMatchObject({
+      code: 'unsupported',
+      message: expect.stringContaining('"local_dir"'),
+    });
     await expect(client.create({ snapshot: { type: 'local' } as never })).rejects.toMatchObject({ code: 'unsupported' });
     expect((await listTemporaryWorkspaces()).filter((name) => !before.has(name))).toEqual([]);
   });

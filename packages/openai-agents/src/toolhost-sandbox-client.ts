@@ -67,7 +67,8 @@ export function createToolHostSandboxClient(options: ToolHostSandboxClientOption
     serializedSessionStateRequiresFreshCreation: true,
     async create(args, manifestOptions) {
       const { manifest, snapshot } = normalizeSandboxClientCreateArgs(args, manifestOptions);
-      if (snapshot !== undefined) throw new ToolHostError('unsupported', 'a toolhost sandbox does not take workspace snapshots; leave sandbox.snapshot unset');
+      if (snapshot !== undefined)
+        throw new ToolHostError('unsupported', 'a toolhost sandbox does not take workspace snapshots; leave sandbox.snapshot unset');
       checkManifestSupported(manifest);
       const environmentVariables = await manifest.resolveEnvironment();
       const temporary = options.environment ? undefined : await temporaryEnvironment();
@@ -80,7 +81,10 @@ export function createToolHostSandboxClient(options: ToolHostSandboxClientOption
       }
       let host: ToolHost;
       try {
-        const shellEnvironment = { ...options.host?.shellEnvironment, set: { ...options.host?.shellEnvironment?.set, ...environmentVariables } };
+        const shellEnvironment = {
+          ...options.host?.shellEnvironment,
+          set: { ...options.host?.shellEnvironment?.set, ...environmentVariables },
+        };
         host = createToolHost({ ...options.host, environment, shellEnvironment });
       } catch (error) {
         await environment.close();

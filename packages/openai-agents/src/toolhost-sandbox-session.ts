@@ -58,7 +58,10 @@ export interface ToolHostSandboxSessionParts {
 
 function refuseRunAs(runAs: string | undefined): void {
   if (runAs !== undefined && runAs !== '') {
-    throw new ToolHostError('unsupported', `a toolhost sandbox runs everything as the environment's user; runAs ${JSON.stringify(runAs)} is not supported`);
+    throw new ToolHostError(
+      'unsupported',
+      `a toolhost sandbox runs everything as the environment's user; runAs ${JSON.stringify(runAs)} is not supported`,
+    );
   }
 }
 
@@ -76,10 +79,16 @@ export function withRootAndEntries(manifest: Manifest, root: string, entries: Ma
 /** Refuses manifest features a toolhost sandbox cannot honour (users, groups, extra path grants). */
 export function checkManifestSupported(manifest: Manifest): void {
   if (manifest.users.length > 0 || manifest.groups.length > 0) {
-    throw new ToolHostError('unsupported', 'a toolhost sandbox runs everything as the environment\'s user; manifest users and groups are not supported');
+    throw new ToolHostError(
+      'unsupported',
+      "a toolhost sandbox runs everything as the environment's user; manifest users and groups are not supported",
+    );
   }
   if (manifest.extraPathGrants.length > 0) {
-    throw new ToolHostError('unsupported', 'a toolhost sandbox keeps every path inside the workspace; manifest extraPathGrants are not supported');
+    throw new ToolHostError(
+      'unsupported',
+      'a toolhost sandbox keeps every path inside the workspace; manifest extraPathGrants are not supported',
+    );
   }
 }
 
@@ -171,7 +180,10 @@ export function createToolHostSandboxSession(parts: ToolHostSandboxSessionParts)
       refuseRunAs(runAs);
       checkManifestSupported(manifest);
       if (Object.keys(manifest.environment).length > 0) {
-        throw new ToolHostError('unsupported', 'the environment variables of a toolhost sandbox are fixed when it is created; give them in the manifest passed to create()');
+        throw new ToolHostError(
+          'unsupported',
+          'the environment variables of a toolhost sandbox are fixed when it is created; give them in the manifest passed to create()',
+        );
       }
       await materializeEntries(workspace, manifest.entries);
       await recordEntries(manifest.entries);

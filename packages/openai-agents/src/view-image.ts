@@ -10,7 +10,8 @@ export interface ViewedImage {
   image: { data: Uint8Array<ArrayBuffer>; mediaType: string };
 }
 
-const startsWith = (bytes: Uint8Array, offset: number, expected: readonly number[]) => expected.every((byte, index) => bytes[offset + index] === byte);
+const startsWith = (bytes: Uint8Array, offset: number, expected: readonly number[]) =>
+  expected.every((byte, index) => bytes[offset + index] === byte);
 const ascii = (text: string) => [...text].map((character) => character.charCodeAt(0));
 
 /** The media type of PNG, JPEG, GIF, WebP and BMP bytes, read from their signature; undefined for anything else. */

@@ -31,13 +31,11 @@ export function createAgentsShell(host: Pick<ToolHost, 'call'>, options: Omit<Sh
   return {
     async run(action) {
       const outcomes = await runShellCommands(host, action, options);
-      const output = outcomes.map(
-        (entry): AgentsShellOutput => ({
-          stdout: entry.stdout,
-          stderr: entry.stderr,
-          outcome: entry.outcome.type === 'timeout' ? { type: 'timeout' } : { type: 'exit', exitCode: entry.outcome.exit_code },
-        }),
-      );
+      const output = outcomes.map((entry): AgentsShellOutput => ({
+        stdout: entry.stdout,
+        stderr: entry.stderr,
+        outcome: entry.outcome.type === 'timeout' ? { type: 'timeout' } : { type: 'exit', exitCode: entry.outcome.exit_code },
+      }));
       return typeof action.maxOutputLength === 'number' ? { output, maxOutputLength: action.maxOutputLength } : { output };
     },
   };

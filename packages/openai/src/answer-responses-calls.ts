@@ -43,7 +43,8 @@ type ToolCaller = { type: 'direct' } | { type: 'program'; caller_id: string };
 function echoedCaller(call: unknown): { caller?: ToolCaller } {
   const caller = (call as { caller?: unknown }).caller as { type?: unknown; caller_id?: unknown } | null | undefined;
   if (caller?.type === 'direct') return { caller: { type: 'direct' } };
-  if (caller?.type === 'program' && typeof caller.caller_id === 'string') return { caller: { type: 'program', caller_id: caller.caller_id } };
+  if (caller?.type === 'program' && typeof caller.caller_id === 'string')
+    return { caller: { type: 'program', caller_id: caller.caller_id } };
   return {};
 }
 
@@ -90,12 +91,28 @@ export async function answerResponsesCalls(
       const call = item as ResponsesApplyPatchCall;
       const outcome = await runApplyPatchOperation(host, call.operation, { callId: call.call_id });
       options.onResult?.(call, outcome.result);
-      outputs.push({ type: 'apply_patch_call_output', call_id: call.call_id, status: outcome.status, output: outcome.output, ...echoedCaller(call) });
+      outputs.push({
+        type: 'apply_patch_call_output',
+        call_id: call.call_id,
+        status: outcome.status,
+        output: outcome.output,
+        ...echoedCaller(call),
+      });
     } else if (hasCallId(item, 'shell_call')) {
       const call = item as ResponsesShellCall;
       const action = call.action ?? { commands: [], timeout_ms: null, max_output_length: null };
-      const output = await runShellCommands(host, action, { ...options.shell, callId: call.call_id, onResult: (result) => options.onResult?.(call, result) });
-      outputs.push({ type: 'shell_call_output', call_id: call.call_id, output, max_output_length: action.max_output_length ?? null, ...echoedCaller(call) });
+      const output = await runShellCommands(host, action, {
+        ...options.shell,
+        callId: call.call_id,
+        onResult: (result) => options.onResult?.(call, result),
+      });
+      outputs.push({
+        type: 'shell_call_output',
+        call_id: call.call_id,
+        output,
+        max_output_length: action.max_output_length ?? null,
+        ...echoedCaller(call),
+      });
     }
   }
   return outputs;

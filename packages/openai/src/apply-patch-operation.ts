@@ -31,7 +31,9 @@ export function toFileOperation(operation: unknown): FileOperation | undefined {
   if (candidate.type !== 'update_file') return undefined;
   const moveTo = candidate.move_to ?? candidate.moveTo;
   if (moveTo !== undefined && moveTo !== null && typeof moveTo !== 'string') return undefined;
-  return typeof moveTo === 'string' ? { kind: 'update', path: candidate.path, diff: candidate.diff, moveTo } : { kind: 'update', path: candidate.path, diff: candidate.diff };
+  return typeof moveTo === 'string'
+    ? { kind: 'update', path: candidate.path, diff: candidate.diff, moveTo }
+    : { kind: 'update', path: candidate.path, diff: candidate.diff };
 }
 
 /** The operation's `type` as the model sent it: an object or array as JSON, not as "[object Object]". */
@@ -44,7 +46,11 @@ function shownType(type: unknown): string {
  * Runs one apply_patch operation through the host's patch engine (atomic, boundary-checked, counted by the
  * anti-blind-editing gate), with texts in the native tools' terms; a malformed operation is refused, writing nothing.
  */
-export async function runApplyPatchOperation(host: ApplyPatchHost, operation: unknown, options: { callId?: string } = {}): Promise<ApplyPatchOperationOutcome> {
+export async function runApplyPatchOperation(
+  host: ApplyPatchHost,
+  operation: unknown,
+  options: { callId?: string } = {},
+): Promise<ApplyPatchOperationOutcome> {
   const fileOperation = toFileOperation(operation);
   const result = fileOperation
     ? await host.edit([fileOperation], { vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId })

@@ -1,7 +1,13 @@
 export { toResponsesTools, type ResponsesToolsOptions } from './responses-tools.js';
 export { answerResponsesCalls, type AnswerResponsesOptions, type ResponsesToolCall } from './answer-responses-calls.js';
 export { toStrictJsonSchema, stripNulls, allowsNull } from './strict-json-schema.js';
-export { runApplyPatchOperation, toFileOperation, type ApplyPatchHost, type ApplyPatchOperation, type ApplyPatchOperationOutcome } from './apply-patch-operation.js';
+export {
+  runApplyPatchOperation,
+  toFileOperation,
+  type ApplyPatchHost,
+  type ApplyPatchOperation,
+  type ApplyPatchOperationOutcome,
+} from './apply-patch-operation.js';
 export {
   runShellCommands,
   execOutputText,

@@ -5,7 +5,14 @@ import type { Editor, Shell } from '@openai/agents-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeToolHost } from '@toolhost/testing';
 import { createToolHost, type ToolHost } from 'toolhost';
-import { answerResponsesCalls, createAgentsEditor, createAgentsShell, limitOutputLength, toFileOperation, toResponsesTools } from './index.js';
+import {
+  answerResponsesCalls,
+  createAgentsEditor,
+  createAgentsShell,
+  limitOutputLength,
+  toFileOperation,
+  toResponsesTools,
+} from './index.js';
 
 const linux = { platform: 'linux', env: {} };
 
@@ -24,9 +31,22 @@ describe('toResponsesTools native', () => {
 
 describe('apply_patch_call', () => {
   it('turns each V4A operation into one file operation with its diff, never into patch text', () => {
-    expect(toFileOperation({ type: 'create_file', path: 'a.txt', diff: '+one\n+two\n' })).toEqual({ kind: 'add', path: 'a.txt', diff: '+one\n+two\n' });
-    expect(toFileOperation({ type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno', move_to: 'b.txt' })).toEqual({ kind: 'update', path: 'a.txt', diff: '@@\n-one\n+uno', moveTo: 'b.txt' });
-    expect(toFileOperation({ type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno', move_to: null })).toEqual({ kind: 'update', path: 'a.txt', diff: '@@\n-one\n+uno' });
+    expect(toFileOperation({ type: 'create_file', path: 'a.txt', diff: '+one\n+two\n' })).toEqual({
+      kind: 'add',
+      path: 'a.txt',
+      diff: '+one\n+two\n',
+    });
+    expect(toFileOperation({ type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno', move_to: 'b.txt' })).toEqual({
+      kind: 'update',
+      path: 'a.txt',
+      diff: '@@\n-one\n+uno',
+      moveTo: 'b.txt',
+    });
+    expect(toFileOperation({ type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno', move_to: null })).toEqual({
+      kind: 'update',
+      path: 'a.txt',
+      diff: '@@\n-one\n+uno',
+    });
     expect(toFileOperation({ type: 'delete_file', path: 'a.txt' })).toEqual({ kind: 'delete', path: 'a.txt' });
     expect(toFileOperation({ type: 'rename_file', path: 'a.txt' })).toBeUndefined();
     expect(toFileOperation({ type: 'update_file', path: 'a.txt' })).toBeUndefined();
@@ -39,7 +59,11 @@ describe('apply_patch_call', () => {
       [
         applyPatchCall('m1', { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno\n*** Delete File: victim.txt\n' }),
         applyPatchCall('m2', { type: 'create_file', path: 'new.txt', diff: '+x\n*** Add File: other.txt\n+y\n' }),
-        applyPatchCall('m3', { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno\n*** End Patch\n*** Begin Patch\n*** Update File: victim.txt\n@@\n-keep me\n+gone\n' }),
+        applyPatchCall('m3', {
+          type: 'update_file',
+          path: 'a.txt',
+          diff: '@@\n-one\n+uno\n*** End Patch\n*** Begin Patch\n*** Update File: victim.txt\n@@\n-keep me\n+gone\n',
+        }),
         applyPatchCall('m4', { type: 'update_file', path: 'a.txt', diff: '*** Move to: victim.txt\n@@\n-one\n+uno\n' }),
       ],
       host,
@@ -64,12 +88,18 @@ describe('apply_patch_call', () => {
       host,
     );
     expect(outputs.map((output) => 'status' in output && output.status)).toEqual(['completed', 'completed']);
-    expect(host.files()).toEqual({ 'notes.md': 'intro\n *** Delete File: x\n*** Add File: y\n', 'doc.md': '*** Begin Patch\n*** End Patch\n' });
+    expect(host.files()).toEqual({
+      'notes.md': 'intro\n *** Delete File: x\n*** Add File: y\n',
+      'doc.md': '*** Begin Patch\n*** End Patch\n',
+    });
   });
 
   it('speaks of a failed operation in the native terms: update_file, diff lines, the shell tool', async () => {
     const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'one\ntwo\n' } });
-    const [output] = await answerResponsesCalls([applyPatchCall('n1', { type: 'update_file', path: 'a.txt', diff: '@@\n one\n-three\n+four\n' })], host);
+    const [output] = await answerResponsesCalls(
+      [applyPatchCall('n1', { type: 'update_file', path: 'a.txt', diff: '@@\n one\n-three\n+four\n' })],
+      host,
+    );
     expect((output as { output: string }).output).toBe(
       [
         'Error [patch_context_not_found]: The patch was not applied and no file was changed: 1 of 1 operation failed.',
@@ -94,9 +124,24 @@ describe('apply_patch_call', () => {
       host,
     );
     expect(outputs).toEqual([
-      { type: 'apply_patch_call_output', call_id: 'c1', status: 'completed', output: 'Success. Updated the following files:\nA src/new.ts\n' },
-      { type: 'apply_patch_call_output', call_id: 'c2', status: 'completed', output: 'Success. Updated the following files:\nM crlf.txt\n' },
-      { type: 'apply_patch_call_output', call_id: 'c3', status: 'completed', output: 'Success. Updated the following files:\nD src/new.ts\n' },
+      {
+        type: 'apply_patch_call_output',
+        call_id: 'c1',
+        status: 'completed',
+        output: 'Success. Updated the following files:\nA src/new.ts\n',
+      },
+      {
+        type: 'apply_patch_call_output',
+        call_id: 'c2',
+        status: 'completed',
+        output: 'Success. Updated the following files:\nM crlf.txt\n',
+      },
+      {
+        type: 'apply_patch_call_output',
+        call_id: 'c3',
+        status: 'completed',
+        output: 'Success. Updated the following files:\nD src/new.ts\n',
+      },
     ]);
     expect(Object.keys(host.files())).toEqual(['crlf.txt']);
     expect(Buffer.from(await host.workspace.readFile('crlf.txt')).toString('utf8')).toBe('\ufeffalpha\r\ngamma\r\n');
@@ -111,7 +156,10 @@ describe('apply_patch_call', () => {
       { type: 'delete_file', path: 'missing.txt' },
       { type: 'update_file', path: '../outside.txt', diff: '@@\n-a\n+b\n' },
     ];
-    const outputs = await answerResponsesCalls(cases.map((operation, index) => applyPatchCall(`f${index}`, operation)), host);
+    const outputs = await answerResponsesCalls(
+      cases.map((operation, index) => applyPatchCall(`f${index}`, operation)),
+      host,
+    );
     const texts = outputs.map((output) => (output as { output: string }).output);
     expect(outputs.map((output) => 'status' in output && output.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
     expect(texts.slice(1)).toEqual([
@@ -119,15 +167,29 @@ describe('apply_patch_call', () => {
       'Error [patch_target_missing]: The patch was not applied and no file was changed: 1 of 1 operation failed.\ndelete_file missing.txt: FAILED — missing.txt does not exist.\nFix only what failed (re-read the file with shell if unsure) and send the operation again.',
       'Error [outside_workspace]: The patch was not applied and no file was changed: 1 of 1 operation failed.\nupdate_file ../outside.txt: FAILED — path "../outside.txt" escapes the workspace with ".."\nFix only what failed (re-read the file with shell if unsure) and send the operation again.',
     ]);
-    expect(host.calls.map((call) => call.result.error?.code)).toEqual(['patch_context_not_found', 'patch_target_exists', 'patch_target_missing', 'outside_workspace']);
+    expect(host.calls.map((call) => call.result.error?.code)).toEqual([
+      'patch_context_not_found',
+      'patch_target_exists',
+      'patch_target_missing',
+      'outside_workspace',
+    ]);
     expect(host.files()).toEqual(files);
   });
 
   it('names the type of a malformed operation as the model sent it', async () => {
     const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'keep\n' } });
-    const operations = [{ type: ['create_file'], path: 'b.txt', diff: '+y' }, { type: { kind: 'add' } }, { path: 'b.txt' }, { type: 'rename_file' }];
-    const outputs = await answerResponsesCalls(operations.map((operation, index) => applyPatchCall(`m${index}`, operation)), host);
-    const shape = 'Error [invalid_arguments]: Nothing was changed: an apply_patch operation is {"type":"create_file"|"update_file","path":string,"diff":string} (update_file may add "move_to") or {"type":"delete_file","path":string}; got type';
+    const operations = [
+      { type: ['create_file'], path: 'b.txt', diff: '+y' },
+      { type: { kind: 'add' } },
+      { path: 'b.txt' },
+      { type: 'rename_file' },
+    ];
+    const outputs = await answerResponsesCalls(
+      operations.map((operation, index) => applyPatchCall(`m${index}`, operation)),
+      host,
+    );
+    const shape =
+      'Error [invalid_arguments]: Nothing was changed: an apply_patch operation is {"type":"create_file"|"update_file","path":string,"diff":string} (update_file may add "move_to") or {"type":"delete_file","path":string}; got type';
     expect(outputs.map((output) => (output as { output: string }).output)).toEqual([
       `${shape} "[\\"create_file\\"]".`,
       `${shape} "{\\"kind\\":\\"add\\"}".`,
@@ -139,8 +201,14 @@ describe('apply_patch_call', () => {
 
   it('refuses a path with a line break instead of letting it inject envelope lines', async () => {
     const host = createFakeToolHost({ environment: linux, files: { 'a.txt': 'keep\n' } });
-    const [output] = await answerResponsesCalls([applyPatchCall('x', { type: 'create_file', path: 'b.txt\n*** Delete File: a.txt', diff: '+y' })], host);
-    expect(output).toMatchObject({ status: 'failed', output: expect.stringMatching(/^Error \[outside_workspace\]: path .* contains a NUL or control character$/) });
+    const [output] = await answerResponsesCalls(
+      [applyPatchCall('x', { type: 'create_file', path: 'b.txt\n*** Delete File: a.txt', diff: '+y' })],
+      host,
+    );
+    expect(output).toMatchObject({
+      status: 'failed',
+      output: expect.stringMatching(/^Error \[outside_workspace\]: path .* contains a NUL or control character$/),
+    });
     expect(host.files()).toEqual({ 'a.txt': 'keep\n' });
   });
 
@@ -165,7 +233,10 @@ describe('apply_patch_call', () => {
   it('counts native edits in the anti-blind-editing gate', async () => {
     const host = createFakeToolHost({ environment: linux, verification: { threshold: 1 } });
     const outputs = await answerResponsesCalls(
-      [applyPatchCall('g1', { type: 'create_file', path: 'a.txt', diff: '+a' }), applyPatchCall('g2', { type: 'create_file', path: 'b.txt', diff: '+b' })],
+      [
+        applyPatchCall('g1', { type: 'create_file', path: 'a.txt', diff: '+a' }),
+        applyPatchCall('g2', { type: 'create_file', path: 'b.txt', diff: '+b' }),
+      ],
       host,
     );
     expect(outputs.map((output) => 'status' in output && output.status)).toEqual(['completed', 'failed']);
@@ -184,13 +255,23 @@ describe('apply_patch_call', () => {
           id: 'sh',
           call_id: 'sh',
           status: 'completed',
-          action: { commands: [heredoc('*** Update File: a.txt\n@@\n-one\n+uno'), heredoc('*** Update File: a.txt\n@@\n-two\n+deux')], timeout_ms: null, max_output_length: null },
+          action: {
+            commands: [heredoc('*** Update File: a.txt\n@@\n-one\n+uno'), heredoc('*** Update File: a.txt\n@@\n-two\n+deux')],
+            timeout_ms: null,
+            max_output_length: null,
+          },
         },
       ],
       host,
     );
-    const note = 'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of shell.';
-    expect((output as { output: Array<{ stdout: string; stderr: string; outcome: unknown }> }).output.map((entry) => [entry.stdout || entry.stderr, entry.outcome])).toEqual([
+    const note =
+      'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of shell.';
+    expect(
+      (output as { output: Array<{ stdout: string; stderr: string; outcome: unknown }> }).output.map((entry) => [
+        entry.stdout || entry.stderr,
+        entry.outcome,
+      ]),
+    ).toEqual([
       [`Success. Updated the following files:\nM a.txt\n${note}`, { type: 'exit', exit_code: 0 }],
       [
         `Error [patch_context_not_found]: The patch was not applied and no file was changed: 1 of 1 operation failed.\n*** Update File: a.txt: FAILED\n    chunk 1 (patch line 3): NOT FOUND — its context was not found: none of its 1 context/removed lines occurs in the file (even ignoring whitespace).\nFix only what failed (re-read the file with shell if unsure) and send the whole patch again.\n${note}`,
@@ -242,19 +323,44 @@ describe('shell_call on a real host', () => {
 
   it('kills a command at timeout_ms and reports a timeout outcome; later commands still run', async () => {
     const [output] = await answerResponsesCalls(
-      [{ type: 'shell_call', id: 'sh_2', call_id: 'call_t', status: 'completed', environment: null, action: { commands: ['echo begun; sleep 30; echo never > late.txt', 'echo next'], timeout_ms: 1_000, max_output_length: null } }],
+      [
+        {
+          type: 'shell_call',
+          id: 'sh_2',
+          call_id: 'call_t',
+          status: 'completed',
+          environment: null,
+          action: { commands: ['echo begun; sleep 30; echo never > late.txt', 'echo next'], timeout_ms: 1_000, max_output_length: null },
+        },
+      ],
       host,
     );
-    expect(output).toMatchObject({ output: [{ stdout: expect.stringContaining('begun'), stderr: '', outcome: { type: 'timeout' } }, { stdout: 'next\n', outcome: { type: 'exit', exit_code: 0 } }] });
+    expect(output).toMatchObject({
+      output: [
+        { stdout: expect.stringContaining('begun'), stderr: '', outcome: { type: 'timeout' } },
+        { stdout: 'next\n', outcome: { type: 'exit', exit_code: 0 } },
+      ],
+    });
     expect(existsSync(join(workspace, 'late.txt'))).toBe(false);
   });
 
   it('reports a command the host refuses with its error text and code in stderr', async () => {
     const [output] = await answerResponsesCalls(
-      [{ type: 'shell_call', id: 'sh_3', call_id: 'call_r', status: 'completed', environment: null, action: { commands: [''], timeout_ms: null, max_output_length: null } }],
+      [
+        {
+          type: 'shell_call',
+          id: 'sh_3',
+          call_id: 'call_r',
+          status: 'completed',
+          environment: null,
+          action: { commands: [''], timeout_ms: null, max_output_length: null },
+        },
+      ],
       host,
     );
-    expect(output).toMatchObject({ output: [{ stdout: '', stderr: expect.stringMatching(/^Error \[invalid_arguments\]/), outcome: { type: 'exit', exit_code: 1 } }] });
+    expect(output).toMatchObject({
+      output: [{ stdout: '', stderr: expect.stringMatching(/^Error \[invalid_arguments\]/), outcome: { type: 'exit', exit_code: 1 } }],
+    });
   });
 
   it('backs the Agents SDK Shell and Editor interfaces', async () => {
@@ -268,8 +374,13 @@ describe('shell_call on a real host', () => {
       ],
       maxOutputLength: 100,
     });
-    expect(await editor.createFile({ type: 'create_file', path: 'notes.md', diff: '+# Notes\n+one\n' })).toEqual({ status: 'completed', output: 'Success. Updated the following files:\nA notes.md\n' });
-    expect(await editor.updateFile({ type: 'update_file', path: 'notes.md', diff: '@@\n # Notes\n-one\n+two\n', moveTo: 'docs.md' })).toEqual({
+    expect(await editor.createFile({ type: 'create_file', path: 'notes.md', diff: '+# Notes\n+one\n' })).toEqual({
+      status: 'completed',
+      output: 'Success. Updated the following files:\nA notes.md\n',
+    });
+    expect(
+      await editor.updateFile({ type: 'update_file', path: 'notes.md', diff: '@@\n # Notes\n-one\n+two\n', moveTo: 'docs.md' }),
+    ).toEqual({
       status: 'completed',
       output: 'Success. Updated the following files:\nM docs.md\n',
     });

@@ -11,7 +11,11 @@ const catalog: CatalogEntry[] = [
   {
     name: 'github_create_issue',
     description: 'Create a GitHub issue in a repository.',
-    inputSchema: { type: 'object', properties: { title: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } }, required: ['title'] },
+    inputSchema: {
+      type: 'object',
+      properties: { title: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } },
+      required: ['title'],
+    },
     handler: (args) => `Created issue "${String(args.title)}" (labels ${'labels' in args ? 'given' : 'omitted'})`,
   },
 ];
@@ -22,7 +26,9 @@ describe('toResponsesTools', () => {
       const host = createFakeToolHost({ profile: 'advanced', shellProfile: 'unix_like', environment: linux });
       const tools = toResponsesTools(host, { strict });
       for (const tool of tools) {
-        await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__pins__/${strict ? 'strict' : 'plain'}.${nameOf(tool)}.json`);
+        await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(
+          `./__pins__/${strict ? 'strict' : 'plain'}.${nameOf(tool)}.json`,
+        );
       }
     });
   }
@@ -30,9 +36,16 @@ describe('toResponsesTools', () => {
   it('offers apply_patch as a custom tool with the Lark grammar, or as a function when asked', () => {
     const host = createFakeToolHost({ environment: linux });
     const custom = toResponsesTools(host).find((tool) => nameOf(tool) === 'apply_patch');
-    expect(custom).toMatchObject({ type: 'custom', format: { type: 'grammar', syntax: 'lark', definition: expect.stringContaining('begin_patch') } });
+    expect(custom).toMatchObject({
+      type: 'custom',
+      format: { type: 'grammar', syntax: 'lark', definition: expect.stringContaining('begin_patch') },
+    });
     const fn = toResponsesTools(host, { freeform: 'function' }).find((tool) => nameOf(tool) === 'apply_patch');
-    expect(fn).toMatchObject({ type: 'function', strict: false, parameters: { properties: { input: { type: 'string' } }, required: ['input'] } });
+    expect(fn).toMatchObject({
+      type: 'function',
+      strict: false,
+      parameters: { properties: { input: { type: 'string' } }, required: ['input'] },
+    });
   });
 
   it('emits every property required and optional ones nullable in strict mode', () => {
@@ -71,7 +84,12 @@ describe('stripNulls', () => {
   it('drops nulls of optional non-nullable properties, recursively, and keeps the rest', () => {
     const schema = {
       type: 'object',
-      properties: { a: { type: 'string' }, b: { type: ['string', 'null'] }, c: { type: 'object', properties: { d: { type: 'integer' } } }, r: { type: 'string' } },
+      properties: {
+        a: { type: 'string' },
+        b: { type: ['string', 'null'] },
+        c: { type: 'object', properties: { d: { type: 'integer' } } },
+        r: { type: 'string' },
+      },
       required: ['r'],
     };
     expect(stripNulls({ a: null, b: null, c: { d: null }, r: null }, schema)).toEqual({ b: null, c: {}, r: null });
@@ -84,7 +102,12 @@ describe('answerResponsesCalls', () => {
     const outputs = await answerResponsesCalls(
       [
         { type: 'reasoning', id: 'rs_1', summary: [] },
-        { type: 'function_call', call_id: 'call_1', name: 'exec_command', arguments: JSON.stringify({ cmd: 'echo hi', workdir: null, tty: null, justification: null }) },
+        {
+          type: 'function_call',
+          call_id: 'call_1',
+          name: 'exec_command',
+          arguments: JSON.stringify({ cmd: 'echo hi', workdir: null, tty: null, justification: null }),
+        },
         { type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: 'not a patch' },
         { type: 'function_call', call_id: 'call_3', name: 'exec_command', arguments: '{"cmd":' },
         { type: 'function_call', call_id: 'call_4', name: 'unified_exec', arguments: '{}' },
@@ -107,11 +130,28 @@ describe('answerResponsesCalls', () => {
 
   it('strips strict-mode nulls before a discovered catalog tool is called', async () => {
     const host = createFakeToolHost({ environment: linux, catalog });
-    await answerResponsesCalls([{ type: 'function_call', call_id: 'c1', name: 'search_tools', arguments: '{"query":"github issue","limit":null,"detail_level":null,"max_output_tokens":null}' }], host);
+    await answerResponsesCalls(
+      [
+        {
+          type: 'function_call',
+          call_id: 'c1',
+          name: 'search_tools',
+          arguments: '{"query":"github issue","limit":null,"detail_level":null,"max_output_tokens":null}',
+        },
+      ],
+      host,
+    );
     host.nextSegment();
     expect(toResponsesTools(host, { strict: true }).map(nameOf)).toContain('github_create_issue');
     const [output] = await answerResponsesCalls(
-      [{ type: 'function_call', call_id: 'c2', name: 'github_create_issue', arguments: '{"title":"Strict","labels":null,"max_output_tokens":null}' }],
+      [
+        {
+          type: 'function_call',
+          call_id: 'c2',
+          name: 'github_create_issue',
+          arguments: '{"title":"Strict","labels":null,"max_output_tokens":null}',
+        },
+      ],
       host,
     );
     expect(output).toEqual({ type: 'function_call_output', call_id: 'c2', output: 'Created issue "Strict" (labels omitted)' });

@@ -56,4 +56,5 @@ export type ResponsesShellCommandOutput = ResponseFunctionShellCallOutputContent
 export type ResponsesShellCallOutput = ResponseInputItem.ShellCallOutput;
 
 /** An input item answering one tool call. */
-export type ResponsesCallOutput = ResponsesFunctionCallOutput | ResponsesCustomToolCallOutput | ResponsesApplyPatchCallOutput | ResponsesShellCallOutput;
+export type ResponsesCallOutput =
+  ResponsesFunctionCallOutput | ResponsesCustomToolCallOutput | ResponsesApplyPatchCallOutput | ResponsesShellCallOutput;

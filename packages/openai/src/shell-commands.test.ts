@@ -34,7 +34,11 @@ describe('limitOutputLength', () => {
         const parts = marker.exec(limited);
         expect(parts, `limit ${limit}`).not.toBeNull();
         const [, head, omitted, tail] = parts as RegExpExecArray;
-        expect([codePoints(head), Number(omitted), codePoints(tail)]).toEqual([Math.ceil(limit / 2), length - limit, Math.floor(limit / 2)]);
+        expect([codePoints(head), Number(omitted), codePoints(tail)]).toEqual([
+          Math.ceil(limit / 2),
+          length - limit,
+          Math.floor(limit / 2),
+        ]);
         expect(text.startsWith(head) && text.endsWith(tail)).toBe(true);
       }
     });
@@ -55,7 +59,16 @@ describe('max_output_length on the shell paths', () => {
 
   it('shell_call_output keeps whole emoji', async () => {
     const [output] = await answerResponsesCalls(
-      [{ type: 'shell_call', id: 'sh', call_id: 'c_emoji', status: 'completed', environment: null, action: { commands: ['emoji'], timeout_ms: null, max_output_length: 7 } }],
+      [
+        {
+          type: 'shell_call',
+          id: 'sh',
+          call_id: 'c_emoji',
+          status: 'completed',
+          environment: null,
+          action: { commands: ['emoji'], timeout_ms: null, max_output_length: 7 },
+        },
+      ],
       host(),
     );
     expect(output).toEqual({

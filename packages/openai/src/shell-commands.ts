@@ -56,20 +56,34 @@ export function limitOutputLength(text: string, limit: number | null | undefined
   return `${characters.slice(0, head).join('')}\n…${characters.length - kept} characters truncated…\n${tail}`;
 }
 
-async function runOne(host: Pick<ToolHost, 'call'>, cmd: string, timeoutMs: number, maxOutputLength: number | null | undefined, options: ShellCommandsOptions): Promise<ShellCommandOutcome> {
+async function runOne(
+  host: Pick<ToolHost, 'call'>,
+  cmd: string,
+  timeoutMs: number,
+  maxOutputLength: number | null | undefined,
+  options: ShellCommandsOptions,
+): Promise<ShellCommandOutcome> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const budget = options.maxOutputTokens === undefined ? {} : { max_output_tokens: options.maxOutputTokens };
   const started = performance.now();
   const yieldMs = () => Math.min(MAX_YIELD_MS, Math.max(1, Math.ceil(timeoutMs - (performance.now() - started))));
   try {
-    let result = await host.call('exec_command', { cmd, yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId });
+    let result = await host.call(
+      'exec_command',
+      { cmd, yield_time_ms: yieldMs(), ...budget },
+      { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId },
+    );
     options.onResult?.(result);
     if (!result.ok) return { stdout: '', stderr: result.output, outcome: { type: 'exit', exit_code: 1 } };
     // An answer that is not a command's (an apply_patch heredoc the host applied itself) is output as a whole.
     let text = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
     while (typeof result.data?.exit_code !== 'number' && typeof result.data?.session_id === 'number') {
-      result = await host.call('write_stdin', { session_id: result.data.session_id, chars: '', yield_time_ms: yieldMs(), ...budget }, { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId });
+      result = await host.call(
+        'write_stdin',
+        { session_id: result.data.session_id, chars: '', yield_time_ms: yieldMs(), ...budget },
+        { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId },
+      );
       options.onResult?.(result);
       if (!result.ok) break;
       text += execOutputText(result.output);
@@ -77,7 +91,11 @@ async function runOne(host: Pick<ToolHost, 'call'>, cmd: string, timeoutMs: numb
     const stdout = limitOutputLength(text, maxOutputLength);
     if (controller.signal.aborted) return { stdout, stderr: '', outcome: { type: 'timeout' } };
     const exitCode = result.data?.exit_code;
-    return { stdout, stderr: result.ok ? '' : result.output, outcome: { type: 'exit', exit_code: typeof exitCode === 'number' ? exitCode : 1 } };
+    return {
+      stdout,
+      stderr: result.ok ? '' : result.output,
+      outcome: { type: 'exit', exit_code: typeof exitCode === 'number' ? exitCode : 1 },
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -88,7 +106,11 @@ async function runOne(host: Pick<ToolHost, 'call'>, cmd: string, timeoutMs: numb
  * each killed with its whole process tree once `timeout_ms` passes; each output honours `max_output_length`
  * (characters) on top of the token budget.
  */
-export async function runShellCommands(host: Pick<ToolHost, 'call'>, action: ShellCommandsAction, options: ShellCommandsOptions = {}): Promise<ShellCommandOutcome[]> {
+export async function runShellCommands(
+  host: Pick<ToolHost, 'call'>,
+  action: ShellCommandsAction,
+  options: ShellCommandsOptions = {},
+): Promise<ShellCommandOutcome[]> {
   const timeoutMs = action.timeout_ms ?? action.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
   const maxOutputLength = action.max_output_length ?? action.maxOutputLength;
   const outcomes: ShellCommandOutcome[] = [];

@@ -40,7 +40,14 @@ export function allowsNull(node: unknown): boolean {
   if (Array.isArray(node.type) && node.type.includes('null')) return true;
   if (Array.isArray(node.enum) && node.enum.includes(null)) return true;
   if (Array.isArray(node.anyOf) && node.anyOf.some(allowsNull)) return true;
-  return Object.keys(node).length === 0 || (node.type === undefined && node.anyOf === undefined && node.enum === undefined && node.const === undefined && node.properties === undefined);
+  return (
+    Object.keys(node).length === 0 ||
+    (node.type === undefined &&
+      node.anyOf === undefined &&
+      node.enum === undefined &&
+      node.const === undefined &&
+      node.properties === undefined)
+  );
 }
 
 function nullable(node: Record<string, unknown>): Record<string, unknown> {

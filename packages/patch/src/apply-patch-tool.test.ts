@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { approximateTokenizer, createMemorySpool, createMemoryWorkspace, validateArguments, type ToolContext, type Workspace } from '@toolhost/core';
+import {
+  approximateTokenizer,
+  createMemorySpool,
+  createMemoryWorkspace,
+  validateArguments,
+  type ToolContext,
+  type Workspace,
+} from '@toolhost/core';
 import { createApplyPatchTool } from './apply-patch-tool.js';
 import { PathLocks } from './path-locks.js';
 
 const text = '*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n*** End Patch';
 
 function context(workspace: Workspace): ToolContext {
-  return { workspace, tokenizer: approximateTokenizer, spool: createMemorySpool(), maxOutputTokens: 10_000, shell: 'unix_like', signal: new AbortController().signal };
+  return {
+    workspace,
+    tokenizer: approximateTokenizer,
+    spool: createMemorySpool(),
+    maxOutputTokens: 10_000,
+    shell: 'unix_like',
+    signal: new AbortController().signal,
+  };
 }
 
 describe('createApplyPatchTool', () => {

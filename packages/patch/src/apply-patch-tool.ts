@@ -26,6 +26,7 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions = {}): Apply
       return args;
     },
     execute: async (args, context) => applyPatch(context.workspace, String(args.input), { ...options, vocabulary: context.vocabulary }),
-    applyOperations: async (operations, context) => applyFileOperations(context.workspace, operations, { ...options, vocabulary: context.vocabulary }),
+    applyOperations: async (operations, context) =>
+      applyFileOperations(context.workspace, operations, { ...options, vocabulary: context.vocabulary }),
   };
 }

@@ -38,7 +38,9 @@ const editsArb = fc.array(
 
 const goodPaths = ['new.txt', 'dir/new.txt', 'f0.txt', './nested/deep/x.txt', '/workspace/abs.txt'];
 const badPaths = ['../x.txt', '/etc/x.txt', 'a/../../x.txt', 'bad\u0000name', 'C:\\x.txt', '\\\\srv\\share', '~/x', 'dir/../../x'];
-const extraArb = fc.option(fc.record({ path: fc.constantFrom(...goodPaths, ...badPaths), lines: fc.array(lineArb, { maxLength: 3 }) }), { nil: undefined });
+const extraArb = fc.option(fc.record({ path: fc.constantFrom(...goodPaths, ...badPaths), lines: fc.array(lineArb, { maxLength: 3 }) }), {
+  nil: undefined,
+});
 
 interface Op {
   kind: ' ' | '-' | '+';

@@ -23,26 +23,58 @@ describe('apply_patch semantics', () => {
     expect(result.output).toBe('Success. Updated the following files:\nA new/b.txt\nM a.txt\nD old.txt\n');
     expect(files).toEqual({ 'a.txt': 'one\nTWO\nthree\n', 'new/b.txt': 'hello\n' });
     expect(diffOf(result)).toEqual([
-      { path: 'new/b.txt', operation: 'created', content: '--- /dev/null\n+++ b/new/b.txt\n@@ -0,0 +1,1 @@\n+hello\n', additions: 1, deletions: 0, truncated: false, is_empty: false },
-      { path: 'a.txt', operation: 'updated', content: '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n', additions: 1, deletions: 1, truncated: false, is_empty: false },
-      { path: 'old.txt', operation: 'deleted', content: '--- a/old.txt\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-bye\n', additions: 0, deletions: 1, truncated: false, is_empty: false },
+      {
+        path: 'new/b.txt',
+        operation: 'created',
+        content: '--- /dev/null\n+++ b/new/b.txt\n@@ -0,0 +1,1 @@\n+hello\n',
+        additions: 1,
+        deletions: 0,
+        truncated: false,
+        is_empty: false,
+      },
+      {
+        path: 'a.txt',
+        operation: 'updated',
+        content: '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n',
+        additions: 1,
+        deletions: 1,
+        truncated: false,
+        is_empty: false,
+      },
+      {
+        path: 'old.txt',
+        operation: 'deleted',
+        content: '--- a/old.txt\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-bye\n',
+        additions: 0,
+        deletions: 1,
+        truncated: false,
+        is_empty: false,
+      },
     ]);
   });
 
   it('inserts a pure insertion right after its @@ anchor, not at the end', async () => {
-    const { files } = await run({ 'a.py': 'def f():\n    pass\n\ndef g():\n    pass\n' }, patch('*** Update File: a.py', '@@ def f():', '+    """doc"""'));
+    const { files } = await run(
+      { 'a.py': 'def f():\n    pass\n\ndef g():\n    pass\n' },
+      patch('*** Update File: a.py', '@@ def f():', '+    """doc"""'),
+    );
     expect(files['a.py']).toBe('def f():\n    """doc"""\n    pass\n\ndef g():\n    pass\n');
   });
 
   it('appends an unanchored pure insertion and an *** End of File chunk at the end', async () => {
     expect((await run({ a: 'x\ny\n' }, patch('*** Update File: a', '@@', '+z'))).files.a).toBe('x\ny\nz\n');
     expect((await run({ a: 'x\ny\n' }, patch('*** Update File: a', '@@ x', '+z', '*** End of File'))).files.a).toBe('x\ny\nz\n');
-    expect((await run({ a: 'x\ny\nx\ny\n' }, patch('*** Update File: a', ' x', '-y', '+Y', '*** End of File'))).files.a).toBe('x\ny\nx\nY\n');
+    expect((await run({ a: 'x\ny\nx\ny\n' }, patch('*** Update File: a', ' x', '-y', '+Y', '*** End of File'))).files.a).toBe(
+      'x\ny\nx\nY\n',
+    );
   });
 
   it('stacked @@ anchors narrow the search step by step', async () => {
     const source = 'class A:\n    def f(self):\n        return 1\nclass B:\n    def f(self):\n        return 1\n';
-    const { files, result } = await run({ 'm.py': source }, patch('*** Update File: m.py', '@@ class B:', '@@ def f(self):', '-        return 1', '+        return 2'));
+    const { files, result } = await run(
+      { 'm.py': source },
+      patch('*** Update File: m.py', '@@ class B:', '@@ def f(self):', '-        return 1', '+        return 2'),
+    );
     expect(result.ok).toBe(true);
     expect(files['m.py']).toBe(source.replace(/return 1\n$/, 'return 2\n'));
   });
@@ -81,7 +113,14 @@ describe('apply_patch semantics', () => {
     expect(result.output).toBe('Success. Updated the following files:\nM bin/b.sh\n');
     expect(workspace.snapshot()).toEqual({ 'bin/b.sh': 'echo b\n' });
     expect((await workspace.stat('bin/b.sh'))?.mode).toBe(0o755);
-    expect(diffOf(result)[0]).toMatchObject({ path: 'bin/b.sh', old_path: 'src/a.sh', operation: 'moved', additions: 1, deletions: 1, is_empty: false });
+    expect(diffOf(result)[0]).toMatchObject({
+      path: 'bin/b.sh',
+      old_path: 'src/a.sh',
+      operation: 'moved',
+      additions: 1,
+      deletions: 1,
+      is_empty: false,
+    });
     expect(diffOf(result)[0].content).toContain('--- a/src/a.sh\n+++ b/bin/b.sh\n');
   });
 
@@ -134,7 +173,9 @@ describe('apply_patch semantics', () => {
     const before = (await workspace.stat('a'))!.mtimeMs;
     const result = await applyPatch(workspace, patch('*** Update File: a', '-x', '+x'));
     expect(result.ok).toBe(true);
-    expect(diffOf(result)).toEqual([{ path: 'a', operation: 'updated', content: '', additions: 0, deletions: 0, truncated: false, is_empty: true }]);
+    expect(diffOf(result)).toEqual([
+      { path: 'a', operation: 'updated', content: '', additions: 0, deletions: 0, truncated: false, is_empty: true },
+    ]);
     expect((await workspace.stat('a'))!.mtimeMs).toBe(before);
   });
 
@@ -299,7 +340,11 @@ describe('apply_patch workspace boundary', () => {
     const workspace = createMemoryWorkspace({ a: 'x\n' });
     workspace.symlink('out', '/etc');
     workspace.symlink('link.txt', '/etc/hosts');
-    for (const text of [patch('*** Add File: out/x', '+y'), patch('*** Update File: link.txt', '-x', '+y'), patch('*** Delete File: out/hosts')]) {
+    for (const text of [
+      patch('*** Add File: out/x', '+y'),
+      patch('*** Update File: link.txt', '-x', '+y'),
+      patch('*** Delete File: out/hosts'),
+    ]) {
       const result = await applyPatch(workspace, text);
       expect(result.error?.code).toBe('outside_workspace');
     }
@@ -325,7 +370,9 @@ describe('apply_patch on a symlink the same patch deletes', () => {
 
   it('Delete File of a link then Add File at its path replaces the link with a regular file, leaving the target alone', async () => {
     const workspace = linked();
-    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Add File: link.txt', '+new'), { locks: new PathLocks() });
+    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Add File: link.txt', '+new'), {
+      locks: new PathLocks(),
+    });
     expect(result.output).toBe('Success. Updated the following files:\nA link.txt\nD link.txt\n');
     expect(await workspace.lstat('link.txt')).toMatchObject({ kind: 'file' });
     expect(workspace.snapshot()).toEqual({ 'real.txt': 'precious\n', 'link.txt': 'new\n', 'src.txt': 'moved\n' });
@@ -333,9 +380,13 @@ describe('apply_patch on a symlink the same patch deletes', () => {
 
   it('a Move onto a link deleted earlier in the patch replaces the link, leaving the target alone', async () => {
     const workspace = linked();
-    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Update File: src.txt', '*** Move to: link.txt', '-moved', '+moved here'), {
-      locks: new PathLocks(),
-    });
+    const result = await applyPatch(
+      workspace,
+      patch('*** Delete File: link.txt', '*** Update File: src.txt', '*** Move to: link.txt', '-moved', '+moved here'),
+      {
+        locks: new PathLocks(),
+      },
+    );
     expect(result.ok).toBe(true);
     expect(await workspace.lstat('link.txt')).toMatchObject({ kind: 'file' });
     expect(workspace.snapshot()).toEqual({ 'real.txt': 'precious\n', 'link.txt': 'moved here\n' });
@@ -343,7 +394,9 @@ describe('apply_patch on a symlink the same patch deletes', () => {
 
   it('a move of the link target onto the deleted link itself', async () => {
     const workspace = linked();
-    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Update File: real.txt', '*** Move to: link.txt'), { locks: new PathLocks() });
+    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Update File: real.txt', '*** Move to: link.txt'), {
+      locks: new PathLocks(),
+    });
     expect(result.ok).toBe(true);
     expect(await workspace.lstat('link.txt')).toMatchObject({ kind: 'file' });
     expect(workspace.snapshot()).toEqual({ 'link.txt': 'precious\n', 'src.txt': 'moved\n' });
@@ -359,9 +412,13 @@ describe('apply_patch on a symlink the same patch deletes', () => {
         return workspace.writeFile(path, data, options);
       },
     };
-    const result = await applyPatch(failing, patch('*** Delete File: other-link.txt', '*** Delete File: link.txt', '*** Add File: link.txt', '+new'), {
-      locks: new PathLocks(),
-    });
+    const result = await applyPatch(
+      failing,
+      patch('*** Delete File: other-link.txt', '*** Delete File: link.txt', '*** Add File: link.txt', '+new'),
+      {
+        locks: new PathLocks(),
+      },
+    );
     expect(result.ok).toBe(false);
     expect(result.output).toContain('every file already written was restored, so nothing changed');
     expect(await workspace.readLink!('link.txt')).toBe('real.txt');
@@ -378,7 +435,9 @@ describe('apply_patch on a symlink the same patch deletes', () => {
         throw new Error('ENOSPC: no space left on device');
       },
     };
-    const result = await applyPatch(failing, patch('*** Delete File: link.txt', '*** Add File: link.txt', '+new'), { locks: new PathLocks() });
+    const result = await applyPatch(failing, patch('*** Delete File: link.txt', '*** Add File: link.txt', '+new'), {
+      locks: new PathLocks(),
+    });
     expect(result.output).toContain('restoring failed for link.txt (a symlink to real.txt; recreate it by hand)');
     expect(workspace.snapshot()['real.txt']).toBe('precious\n');
   });
@@ -419,7 +478,10 @@ describe('apply_patch atomicity and concurrency', () => {
   it('removes the folders a rolled-back write created, but not folders that hold other files', async () => {
     const inner = createMemoryWorkspace({ 'keep/k': 'k\n', z: 'z\n' });
     const workspace = { ...failingWorkspace(inner, 'z'), removeEmptyDirectory: (path: string) => inner.removeEmptyDirectory!(path) };
-    const result = await applyPatch(workspace, patch('*** Add File: fresh/deep/x', '+x', '*** Add File: keep/y', '+y', '*** Update File: z', '-z', '+Z'));
+    const result = await applyPatch(
+      workspace,
+      patch('*** Add File: fresh/deep/x', '+x', '*** Add File: keep/y', '+y', '*** Update File: z', '-z', '+Z'),
+    );
     expect(result.ok).toBe(false);
     expect(await inner.stat('fresh')).toBeUndefined();
     expect(await inner.stat('keep')).toMatchObject({ kind: 'directory' });

@@ -1,4 +1,12 @@
-import { ErrorCode, errorResult, okResult, type ErrorCode as ErrorCodeType, type ToolResult, type ToolVocabulary, type Workspace } from '@toolhost/core';
+import {
+  ErrorCode,
+  errorResult,
+  okResult,
+  type ErrorCode as ErrorCodeType,
+  type ToolResult,
+  type ToolVocabulary,
+  type Workspace,
+} from '@toolhost/core';
 import { commitChanges } from './commit-changes.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
 import { formatFailureReport } from './failure-report.js';
@@ -33,7 +41,11 @@ export async function applyPatch(workspace: Workspace, text: string, options: Ap
  * nothing, each operation touching only the paths it names. Diffs are read first; a diff line that names or frames
  * another file refuses the whole call.
  */
-export async function applyFileOperations(workspace: Workspace, operations: readonly FileOperation[], options: ApplyPatchOptions = {}): Promise<ToolResult> {
+export async function applyFileOperations(
+  workspace: Workspace,
+  operations: readonly FileOperation[],
+  options: ApplyPatchOptions = {},
+): Promise<ToolResult> {
   const checked = checkFileOperations(operations, editPhrases(options.vocabulary));
   if (!checked.ok) {
     // A diff's own line numbers need saying that nothing was written; a refused path says so by itself.
@@ -49,11 +61,19 @@ async function applyParsed(workspace: Workspace, patch: ParsedPatch, options: Ap
   } catch (error) {
     // A file-system error while reading or checking (e.g. a file vanishing mid-call): nothing was written yet.
     const reason = error instanceof Error ? error.message : String(error);
-    return errorResult(ErrorCode.ToolFailed, `The patch was not applied and no file was changed: ${reason}. Check the paths and try again.`);
+    return errorResult(
+      ErrorCode.ToolFailed,
+      `The patch was not applied and no file was changed: ${reason}. Check the paths and try again.`,
+    );
   }
 }
 
-async function applyChecked(workspace: Workspace, patch: ParsedPatch, options: ApplyPatchOptions, phrases: EditPhrases): Promise<ToolResult> {
+async function applyChecked(
+  workspace: Workspace,
+  patch: ParsedPatch,
+  options: ApplyPatchOptions,
+  phrases: EditPhrases,
+): Promise<ToolResult> {
   const locks = options.locks ?? sharedPathLocks;
   const scope = (key: string) => `${workspace.root}\u0000${key}`;
   let keys = await patchKeys(workspace, patch);

@@ -22,7 +22,8 @@ async function perform(workspace: Workspace, step: Step): Promise<void> {
     await workspace.remove(change.key);
     step.linkRemoved = true;
   }
-  if (change.after !== undefined) await workspace.writeFile(change.key, change.after, change.mode === undefined ? undefined : { mode: change.mode });
+  if (change.after !== undefined)
+    await workspace.writeFile(change.key, change.after, change.mode === undefined ? undefined : { mode: change.mode });
   else if (!change.removeLink) await workspace.remove(change.key);
   step.finished = true;
 }
@@ -39,7 +40,8 @@ async function undo(workspace: Workspace, step: Step): Promise<string | undefine
       }
       await workspace.createSymlink(change.key, change.linkTarget);
     } else if (!step.finished) return undefined;
-    else if (change.before !== undefined) await workspace.writeFile(change.key, change.before, change.beforeMode === undefined ? undefined : { mode: change.beforeMode });
+    else if (change.before !== undefined)
+      await workspace.writeFile(change.key, change.before, change.beforeMode === undefined ? undefined : { mode: change.beforeMode });
     else await workspace.remove(change.key);
     return undefined;
   } catch (undoError) {
@@ -73,7 +75,9 @@ export async function commitChanges(workspace: Workspace, changes: readonly File
       }
       // Folders the written files needed are removed again, deepest first, while they are empty.
       const written = steps.filter((done) => done.finished);
-      const folders = [...new Set(written.flatMap((done) => done.change.createsFolders ?? []))].sort((a, b) => b.split('/').length - a.split('/').length);
+      const folders = [...new Set(written.flatMap((done) => done.change.createsFolders ?? []))].sort(
+        (a, b) => b.split('/').length - a.split('/').length,
+      );
       for (const folder of folders) {
         try {
           await workspace.removeEmptyDirectory?.(folder);
@@ -81,9 +85,10 @@ export async function commitChanges(workspace: Workspace, changes: readonly File
           // Not empty (something else was put there) or already gone: leave it.
         }
       }
-      const restored = failures.length === 0
-        ? `every file already written was restored, so nothing changed`
-        : `restoring failed for ${failures.join(', ')}; every other file was restored`;
+      const restored =
+        failures.length === 0
+          ? `every file already written was restored, so nothing changed`
+          : `restoring failed for ${failures.join(', ')}; every other file was restored`;
       return { ok: false, message: `writing ${change.key} failed (${reason(error)}); ${restored}.` };
     }
   }

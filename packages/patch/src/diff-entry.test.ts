@@ -21,7 +21,9 @@ describe('createDiffEntry', () => {
       ],
       unchanged: false,
     });
-    expect(entry.content).toBe(createTwoFilesPatch('a/f.txt', 'b/f.txt', oldText, newText, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY }));
+    expect(entry.content).toBe(
+      createTwoFilesPatch('a/f.txt', 'b/f.txt', oldText, newText, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY }),
+    );
     expect(entry).toMatchObject({ additions: 2, deletions: 1, truncated: false, is_empty: false });
   });
 

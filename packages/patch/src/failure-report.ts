@@ -20,9 +20,12 @@ function chunkLine(status: ChunkStatus, index: number, phrases: EditPhrases): st
 /** The model-facing message of a rejected patch: every operation's and chunk's status, so only what failed gets fixed. */
 export function formatFailureReport(reports: readonly OperationReport[], phrases: EditPhrases): string {
   // A text editor command is one operation: its reason alone, as the editor's own errors read.
-  if (phrases.vocabulary.edits === 'text_editor' && reports.length === 1 && !reports[0].chunks) return reports[0].message ?? 'unknown reason';
+  if (phrases.vocabulary.edits === 'text_editor' && reports.length === 1 && !reports[0].chunks)
+    return reports[0].message ?? 'unknown reason';
   const failed = reports.filter((report) => !report.ok).length;
-  const lines = [`The patch was not applied and no file was changed: ${failed} of ${reports.length} operation${reports.length === 1 ? '' : 's'} failed.`];
+  const lines = [
+    `The patch was not applied and no file was changed: ${failed} of ${reports.length} operation${reports.length === 1 ? '' : 's'} failed.`,
+  ];
   for (const report of reports) {
     const label = phrases.operation(report.operation);
     if (report.ok) {

@@ -9,14 +9,11 @@ import type { PatchChunk, PatchOperation } from './patch-syntax.js';
  * `path` (and `moveTo`).
  */
 export type FileOperation =
-  | PatchOperation
-  | { kind: 'add'; path: string; diff: string }
-  | { kind: 'update'; path: string; moveTo?: string; diff: string };
+  PatchOperation | { kind: 'add'; path: string; diff: string } | { kind: 'update'; path: string; moveTo?: string; diff: string };
 
 /** Operations ready for the engine, or why they are refused (nothing was changed). */
 export type FileOperationsCheck =
-  | { ok: true; operations: PatchOperation[] }
-  | { ok: false; code: ErrorCodeType; message: string; line?: number };
+  { ok: true; operations: PatchOperation[] } | { ok: false; code: ErrorCodeType; message: string; line?: number };
 
 type Refusal = Extract<FileOperationsCheck, { ok: false }>;
 
@@ -44,9 +41,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function isChunk(value: unknown): value is PatchChunk {
-  if (!isRecord(value) || !Array.isArray(value.anchors) || !Array.isArray(value.lines) || typeof value.endOfFile !== 'boolean') return false;
+  if (!isRecord(value) || !Array.isArray(value.anchors) || !Array.isArray(value.lines) || typeof value.endOfFile !== 'boolean')
+    return false;
   if (!value.anchors.every((anchor) => typeof anchor === 'string')) return false;
-  return value.lines.every((line) => isRecord(line) && (line.kind === ' ' || line.kind === '-' || line.kind === '+') && typeof line.text === 'string');
+  return value.lines.every(
+    (line) => isRecord(line) && (line.kind === ' ' || line.kind === '-' || line.kind === '+') && typeof line.text === 'string',
+  );
 }
 
 /** Numbers chunks built in code (which carry no line numbers of a sent text) by their position. */
@@ -71,9 +71,18 @@ function checkOne(value: unknown, phrases: EditPhrases): PatchOperation | Refusa
       return { kind: 'delete', path, ...at };
     case 'add': {
       if (typeof value.content === 'string') return { kind: 'add', path, content: value.content, ...at };
-      if (typeof value.diff !== 'string') return refuse(ErrorCode.InvalidArguments, `${phrases.operation({ kind: 'add', path, content: '' })}: give the content (string) or a diff (string).`);
+      if (typeof value.diff !== 'string')
+        return refuse(
+          ErrorCode.InvalidArguments,
+          `${phrases.operation({ kind: 'add', path, content: '' })}: give the content (string) or a diff (string).`,
+        );
       const parsed = parseCreateDiff(value.diff, path);
-      if (!parsed.ok) return refuse(ErrorCode.PatchParseError, `${phrases.operation({ kind: 'add', path, content: '' })}: ${parsed.message}`, parsed.line);
+      if (!parsed.ok)
+        return refuse(
+          ErrorCode.PatchParseError,
+          `${phrases.operation({ kind: 'add', path, content: '' })}: ${parsed.message}`,
+          parsed.line,
+        );
       return { kind: 'add', path, content: parsed.content };
     }
     case 'update': {
@@ -94,17 +103,23 @@ function checkOne(value: unknown, phrases: EditPhrases): PatchOperation | Refusa
         }
       } else if (Array.isArray(value.chunks) && value.chunks.every(isChunk)) chunks = numbered(value.chunks);
       else return refuse(ErrorCode.InvalidArguments, `${label}: give the chunks or a diff (string).`);
-      if (chunks.length === 0 && moveTo === undefined) return refuse(ErrorCode.PatchParseError, `${label}: there is nothing to change; send the lines to change or a new name.`);
+      if (chunks.length === 0 && moveTo === undefined)
+        return refuse(ErrorCode.PatchParseError, `${label}: there is nothing to change; send the lines to change or a new name.`);
       return { kind: 'update', path, chunks, ...move, ...at };
     }
     case 'replace':
-      if (typeof value.oldText !== 'string' || typeof value.newText !== 'string') return refuse(ErrorCode.InvalidArguments, 'a replace operation needs oldText and newText (strings).');
+      if (typeof value.oldText !== 'string' || typeof value.newText !== 'string')
+        return refuse(ErrorCode.InvalidArguments, 'a replace operation needs oldText and newText (strings).');
       return { kind: 'replace', path, oldText: value.oldText, newText: value.newText, ...at };
     case 'insert':
-      if (!Number.isInteger(value.afterLine) || typeof value.text !== 'string') return refuse(ErrorCode.InvalidArguments, 'an insert operation needs afterLine (integer) and text (string).');
+      if (!Number.isInteger(value.afterLine) || typeof value.text !== 'string')
+        return refuse(ErrorCode.InvalidArguments, 'an insert operation needs afterLine (integer) and text (string).');
       return { kind: 'insert', path, afterLine: value.afterLine as number, text: value.text, ...at };
     default:
-      return refuse(ErrorCode.InvalidArguments, `unknown file operation kind ${JSON.stringify(value.kind)}; use add, delete, update, replace or insert.`);
+      return refuse(
+        ErrorCode.InvalidArguments,
+        `unknown file operation kind ${JSON.stringify(value.kind)}; use add, delete, update, replace or insert.`,
+      );
   }
 }
 

@@ -13,7 +13,11 @@ type Statement = { kind: 'simple'; text: string } | { kind: 'block'; header: str
 
 type Shape = { block: false } | { block: true; body: Shape[] };
 const shapeArb = fc.letrec<{ shape: Shape; body: Shape[] }>((tie) => ({
-  shape: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant<Shape>({ block: false }), fc.record({ block: fc.constant(true as const), body: tie('body') })),
+  shape: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant<Shape>({ block: false }),
+    fc.record({ block: fc.constant(true as const), body: tie('body') }),
+  ),
   body: fc.array(tie('shape'), { minLength: 1, maxLength: 4 }),
 }));
 const programArb = fc.array(shapeArb.body, { minLength: 1, maxLength: 3 });
@@ -63,7 +67,12 @@ interface Edit {
   /** 'nest' wraps the statement in a new block, 'sibling' adds lines beside it, 'dedent' adds a line after its block. */
   kind: 'nest' | 'sibling' | 'dedent';
 }
-const editArb = fc.record({ target: fc.nat(50), before: fc.nat(3), after: fc.nat(3), kind: fc.constantFrom<Edit['kind']>('nest', 'sibling', 'dedent') });
+const editArb = fc.record({
+  target: fc.nat(50),
+  before: fc.nat(3),
+  after: fc.nat(3),
+  kind: fc.constantFrom<Edit['kind']>('nest', 'sibling', 'dedent'),
+});
 
 /** The program's lines before and after the edit, and the edit as a chunk of depth-annotated ops. */
 function plan(lines: readonly Line[], edit: Edit): { after: Line[]; ops: { kind: ' ' | '-' | '+'; line: Line }[] } | undefined {
@@ -72,13 +81,25 @@ function plan(lines: readonly Line[], edit: Edit): { after: Line[]; ops: { kind:
   const at = simple[edit.target % simple.length];
   const old = lines[at];
   let added: Line[];
-  if (edit.kind === 'nest') added = [{ depth: old.depth, text: 'if ready:' }, { depth: old.depth + 1, text: 'z = 1' }, { depth: old.depth + 1, text: old.text }];
-  else if (edit.kind === 'sibling') added = [{ depth: old.depth, text: 'z = 2' }, { depth: old.depth, text: old.text }];
+  if (edit.kind === 'nest')
+    added = [
+      { depth: old.depth, text: 'if ready:' },
+      { depth: old.depth + 1, text: 'z = 1' },
+      { depth: old.depth + 1, text: old.text },
+    ];
+  else if (edit.kind === 'sibling')
+    added = [
+      { depth: old.depth, text: 'z = 2' },
+      { depth: old.depth, text: old.text },
+    ];
   else {
     // A new line after the statement, one level out, only where the statement ends its block and an outer level exists.
     const next = lines[at + 1];
     if (old.depth < 2 || (next && next.depth >= old.depth)) return undefined;
-    added = [{ depth: old.depth, text: old.text }, { depth: old.depth - 1, text: 'z = 3' }];
+    added = [
+      { depth: old.depth, text: old.text },
+      { depth: old.depth - 1, text: 'z = 3' },
+    ];
   }
   const start = Math.max(0, at - edit.before);
   const end = Math.min(lines.length, at + 1 + edit.after);
@@ -103,7 +124,8 @@ function indentationErrors(text: string, style: Style): string[] {
     if (line.trim() === '') return;
     const indent = /^[ \t]*/.exec(line)![0];
     const levels = indent.length / unit(style).length;
-    if (indent !== unit(style).repeat(levels)) errors.push(`line ${index + 1}: indentation ${JSON.stringify(indent)} is not made of ${JSON.stringify(unit(style))}`);
+    if (indent !== unit(style).repeat(levels))
+      errors.push(`line ${index + 1}: indentation ${JSON.stringify(indent)} is not made of ${JSON.stringify(unit(style))}`);
     if (opened) {
       if (levels !== stack.at(-1)! + 1) errors.push(`line ${index + 1}: expected an indented block`);
       stack.push(levels);
@@ -118,38 +140,55 @@ function indentationErrors(text: string, style: Style): string[] {
 
 /** The patch text, its lines shifted by `shift` levels (models often drop or add a level to every line of a chunk). */
 const patchOf = (ops: readonly { kind: string; line: Line }[], style: Style, shift: number) =>
-  ['*** Begin Patch', '*** Update File: m.py', '@@', ...ops.map((op) => op.kind + renderLine({ ...op.line, depth: op.line.depth + shift }, style)), '*** End Patch'].join('\n');
+  [
+    '*** Begin Patch',
+    '*** Update File: m.py',
+    '@@',
+    ...ops.map((op) => op.kind + renderLine({ ...op.line, depth: op.line.depth + shift }, style)),
+    '*** End Patch',
+  ].join('\n');
 
 describe('apply_patch indentation', () => {
   it('a patch in another indentation style writes its added lines in the file’s style; the same style is applied verbatim', async () => {
     const compiled: string[] = [];
     await fc.assert(
-      fc.asyncProperty(programArb, editArb, fc.constantFrom(...STYLES), fc.constantFrom(...STYLES), fc.constantFrom(0, 0, -1, 1), async (shapes, edit, fileStyle, patchStyle, wantedShift) => {
-        const lines = flatten(build(shapes));
-        const planned = plan(lines, edit);
-        fc.pre(planned !== undefined);
-        const { after, ops } = planned!;
-        // A shift of the whole chunk is told from the level size only when the old lines sit at two depths or more:
-        // one line at two tabs written with 4 spaces is a 2-space level, or a 4-space level shifted out by one.
-        const oldDepths = new Set(ops.filter((op) => op.kind !== '+').map((op) => op.line.depth));
-        const shift = oldDepths.size < 2 ? 0 : Math.max(wantedShift, -Math.min(...ops.map((op) => op.line.depth)));
-        const workspace = createMemoryWorkspace({ 'm.py': renderLines(lines, fileStyle) });
-        const result = await applyPatch(workspace, patchOf(ops, patchStyle, shift), { locks: new PathLocks() });
-        expect(result.ok, result.output).toBe(true);
-        const written = workspace.snapshot()['m.py'];
-        const shifted = (line: Line) => renderLine({ ...line, depth: line.depth + shift }, patchStyle);
-        if (ops.every((op) => op.kind === '+' || shifted(op.line) === renderLine(op.line, fileStyle))) {
-          // The patch matched exactly (the same style, or a shift that lands on the file's columns): written verbatim.
-          const index = lines.findIndex((line) => line === ops.find((op) => op.kind !== '+')!.line);
-          const replaced = ops.filter((op) => op.kind !== '+').length;
-          const verbatim = [...lines.slice(0, index).map((line) => renderLine(line, fileStyle)), ...ops.filter((op) => op.kind !== '-').map((op) => (op.kind === '+' ? shifted(op.line) : renderLine(op.line, fileStyle))), ...lines.slice(index + replaced).map((line) => renderLine(line, fileStyle))];
-          expect(written).toBe(verbatim.map((line) => `${line}\n`).join(''));
-          return;
-        }
-        expect(written).toBe(renderLines(after, fileStyle));
-        expect(indentationErrors(written, fileStyle)).toEqual([]);
-        if (compiled.length < 60) compiled.push(written);
-      }),
+      fc.asyncProperty(
+        programArb,
+        editArb,
+        fc.constantFrom(...STYLES),
+        fc.constantFrom(...STYLES),
+        fc.constantFrom(0, 0, -1, 1),
+        async (shapes, edit, fileStyle, patchStyle, wantedShift) => {
+          const lines = flatten(build(shapes));
+          const planned = plan(lines, edit);
+          fc.pre(planned !== undefined);
+          const { after, ops } = planned!;
+          // A shift of the whole chunk is told from the level size only when the old lines sit at two depths or more:
+          // one line at two tabs written with 4 spaces is a 2-space level, or a 4-space level shifted out by one.
+          const oldDepths = new Set(ops.filter((op) => op.kind !== '+').map((op) => op.line.depth));
+          const shift = oldDepths.size < 2 ? 0 : Math.max(wantedShift, -Math.min(...ops.map((op) => op.line.depth)));
+          const workspace = createMemoryWorkspace({ 'm.py': renderLines(lines, fileStyle) });
+          const result = await applyPatch(workspace, patchOf(ops, patchStyle, shift), { locks: new PathLocks() });
+          expect(result.ok, result.output).toBe(true);
+          const written = workspace.snapshot()['m.py'];
+          const shifted = (line: Line) => renderLine({ ...line, depth: line.depth + shift }, patchStyle);
+          if (ops.every((op) => op.kind === '+' || shifted(op.line) === renderLine(op.line, fileStyle))) {
+            // The patch matched exactly (the same style, or a shift that lands on the file's columns): written verbatim.
+            const index = lines.findIndex((line) => line === ops.find((op) => op.kind !== '+')!.line);
+            const replaced = ops.filter((op) => op.kind !== '+').length;
+            const verbatim = [
+              ...lines.slice(0, index).map((line) => renderLine(line, fileStyle)),
+              ...ops.filter((op) => op.kind !== '-').map((op) => (op.kind === '+' ? shifted(op.line) : renderLine(op.line, fileStyle))),
+              ...lines.slice(index + replaced).map((line) => renderLine(line, fileStyle)),
+            ];
+            expect(written).toBe(verbatim.map((line) => `${line}\n`).join(''));
+            return;
+          }
+          expect(written).toBe(renderLines(after, fileStyle));
+          expect(indentationErrors(written, fileStyle)).toEqual([]);
+          if (compiled.length < 60) compiled.push(written);
+        },
+      ),
       { numRuns: 400, seed: 1919 },
     );
     // The real interpreter agrees on a sample.
@@ -169,9 +208,13 @@ describe('apply_patch indentation', () => {
 
   it('the issue’s example: a space-indented patch on a tab-indented file compiles', async () => {
     const workspace = createMemoryWorkspace({ 'f.py': 'def f():\n\tif True:\n\t\treturn 1\n\treturn 2\n' });
-    const result = await applyPatch(workspace, '*** Begin Patch\n*** Update File: f.py\n@@\n     if True:\n-        return 1\n+        x = 1\n+        return x\n*** End Patch', {
-      locks: new PathLocks(),
-    });
+    const result = await applyPatch(
+      workspace,
+      '*** Begin Patch\n*** Update File: f.py\n@@\n     if True:\n-        return 1\n+        x = 1\n+        return x\n*** End Patch',
+      {
+        locks: new PathLocks(),
+      },
+    );
     expect(result.ok).toBe(true);
     const written = workspace.snapshot()['f.py'];
     expect(written).toBe('def f():\n\tif True:\n\t\tx = 1\n\t\treturn x\n\treturn 2\n');
@@ -186,14 +229,27 @@ describe('apply_patch indentation', () => {
 
   it('an exact match writes added lines verbatim, whatever their indentation', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...STYLES), fc.array(fc.stringMatching(/^[ \t]{0,6}[a-z]{1,4}$/), { minLength: 1, maxLength: 4 }), async (style, added) => {
-        const source = `def f():\n${unit(style)}a = 1\n${unit(style)}b = 2\n`;
-        const workspace = createMemoryWorkspace({ 'm.py': source });
-        const text = ['*** Begin Patch', '*** Update File: m.py', '@@', ` ${unit(style)}a = 1`, ...added.map((line) => `+${line}`), '*** End Patch'].join('\n');
-        const result = await applyPatch(workspace, text, { locks: new PathLocks() });
-        expect(result.ok).toBe(true);
-        expect(workspace.snapshot()['m.py']).toBe(`def f():\n${unit(style)}a = 1\n${added.map((line) => `${line}\n`).join('')}${unit(style)}b = 2\n`);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...STYLES),
+        fc.array(fc.stringMatching(/^[ \t]{0,6}[a-z]{1,4}$/), { minLength: 1, maxLength: 4 }),
+        async (style, added) => {
+          const source = `def f():\n${unit(style)}a = 1\n${unit(style)}b = 2\n`;
+          const workspace = createMemoryWorkspace({ 'm.py': source });
+          const text = [
+            '*** Begin Patch',
+            '*** Update File: m.py',
+            '@@',
+            ` ${unit(style)}a = 1`,
+            ...added.map((line) => `+${line}`),
+            '*** End Patch',
+          ].join('\n');
+          const result = await applyPatch(workspace, text, { locks: new PathLocks() });
+          expect(result.ok).toBe(true);
+          expect(workspace.snapshot()['m.py']).toBe(
+            `def f():\n${unit(style)}a = 1\n${added.map((line) => `${line}\n`).join('')}${unit(style)}b = 2\n`,
+          );
+        },
+      ),
       { numRuns: 100, seed: 19 },
     );
   });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { inferIndentStyle, mapAddedIndentation } from './indentation.js';
 import type { ChunkLine } from './patch-syntax.js';
 
-const ops = (...lines: string[]): ChunkLine[] => lines.map((line, index) => ({ kind: line[0] as ChunkLine['kind'], text: line.slice(1), line: index + 1 }));
+const ops = (...lines: string[]): ChunkLine[] =>
+  lines.map((line, index) => ({ kind: line[0] as ChunkLine['kind'], text: line.slice(1), line: index + 1 }));
 const fileLines = (...texts: string[]) => texts.map((text) => ({ text, eol: '\n' as const }));
 const added = (mapped: readonly ChunkLine[]) => mapped.filter((op) => op.kind === '+').map((op) => op.text);
 
@@ -29,17 +30,28 @@ describe('mapAddedIndentation', () => {
   });
 
   it('maps an added line indented like an old line to that line’s indentation in the file', () => {
-    const mapped = mapAddedIndentation(ops('     if True:', '-        return 1', '+        x = 1', '+    y = 2'), fileLines('\tif True:', '\t\treturn 1'), tabStyle);
+    const mapped = mapAddedIndentation(
+      ops('     if True:', '-        return 1', '+        x = 1', '+    y = 2'),
+      fileLines('\tif True:', '\t\treturn 1'),
+      tabStyle,
+    );
     expect(added(mapped)).toEqual(['\t\tx = 1', '\ty = 2']);
   });
 
   it('counts deeper and shallower lines in the patch’s levels and writes them in the file’s', () => {
-    const mapped = mapAddedIndentation(ops('     if a:', '+        if b:', '+            c()', '+d()'), fileLines('  if a:'), () => ({ kind: 'spaces', size: 2 }));
+    const mapped = mapAddedIndentation(ops('     if a:', '+        if b:', '+            c()', '+d()'), fileLines('  if a:'), () => ({
+      kind: 'spaces',
+      size: 2,
+    }));
     expect(added(mapped)).toEqual(['    if b:', '      c()', 'd()']);
   });
 
   it('keeps alignment spaces past the last whole level', () => {
-    const mapped = mapAddedIndentation(ops('     if x:', '         call(a,', '+              b)'), fileLines('\tif x:', '\t\tcall(a,'), tabStyle);
+    const mapped = mapAddedIndentation(
+      ops('     if x:', '         call(a,', '+              b)'),
+      fileLines('\tif x:', '\t\tcall(a,'),
+      tabStyle,
+    );
     expect(added(mapped)).toEqual(['\t\t\t  b)']);
   });
 
@@ -51,7 +63,11 @@ describe('mapAddedIndentation', () => {
   });
 
   it('follows a patch whose context lost a level of the file’s indentation', () => {
-    const mapped = mapAddedIndentation(ops(' def f(self):', '-    pass', '+    return 1'), fileLines('    def f(self):', '        pass'), () => ({ kind: 'spaces', size: 4 }));
+    const mapped = mapAddedIndentation(
+      ops(' def f(self):', '-    pass', '+    return 1'),
+      fileLines('    def f(self):', '        pass'),
+      () => ({ kind: 'spaces', size: 4 }),
+    );
     expect(added(mapped)).toEqual(['        return 1']);
   });
 

@@ -52,7 +52,8 @@ function survey(texts: Iterable<string>, limit: number): IndentSurvey {
     else if (indent.startsWith(' ')) spaces++;
     const width = indent.startsWith('\t') ? undefined : columns(indent, 1);
     if (width !== undefined && width > 0) divisor = greatestCommonDivisor(divisor, width);
-    if (width !== undefined && previous !== undefined && LEVEL_SIZES.has(width - previous)) increases.set(width - previous, (increases.get(width - previous) ?? 0) + 1);
+    if (width !== undefined && previous !== undefined && LEVEL_SIZES.has(width - previous))
+      increases.set(width - previous, (increases.get(width - previous) ?? 0) + 1);
     previous = width ?? previous;
     if (indent !== '' && ++seen >= limit) break;
   }
@@ -123,15 +124,24 @@ export function mapAddedIndentation(
   ops.forEach((op, position) => {
     if (op.kind === '+') return;
     const line = matched[next++];
-    if (line && !isBlank(op.text) && !isBlank(line.text)) keys.push({ position, patch: leadingWhitespace(op.text), file: leadingWhitespace(line.text) });
+    if (line && !isBlank(op.text) && !isBlank(line.text))
+      keys.push({ position, patch: leadingWhitespace(op.text), file: leadingWhitespace(line.text) });
   });
   if (keys.length === 0 || keys.every((key) => key.patch === key.file)) return ops;
   if (!ops.some((op) => op.kind === '+' && !isBlank(op.text))) return ops;
   const localStyle = inferIndentStyle(keys.map((key) => key.file));
   const wholeStyle = fileStyle();
   // The local lines decide tabs or spaces; the whole file, when it agrees, decides how many spaces make a level.
-  const patchSurvey = survey(ops.map((op) => op.text), Infinity);
-  const targetStyle = localStyle === undefined ? (wholeStyle ?? patchStyleOf(patchSurvey, keys, undefined)) : localStyle.kind === wholeStyle?.kind ? wholeStyle : localStyle;
+  const patchSurvey = survey(
+    ops.map((op) => op.text),
+    Infinity,
+  );
+  const targetStyle =
+    localStyle === undefined
+      ? (wholeStyle ?? patchStyleOf(patchSurvey, keys, undefined))
+      : localStyle.kind === wholeStyle?.kind
+        ? wholeStyle
+        : localStyle;
   const patchStyle = patchStyleOf(patchSurvey, keys, targetStyle);
   const byIndent = new Map<string, KeyPair[]>();
   for (const key of keys) {
@@ -161,7 +171,9 @@ export function mapAddedIndentation(
 function patchStyleOf(found: IndentSurvey, keys: readonly KeyPair[], fileStyle: IndentStyle | undefined): IndentStyle {
   if (found.tabs > found.spaces) return { kind: 'tab' };
   if (fileStyle) {
-    const depths = keys.filter((key) => !key.patch.includes('\t')).map((key) => ({ columns: key.patch.length, levels: depthOf(key.file, fileStyle).levels }));
+    const depths = keys
+      .filter((key) => !key.patch.includes('\t'))
+      .map((key) => ({ columns: key.patch.length, levels: depthOf(key.file, fileStyle).levels }));
     const steps = new Map<number, number>();
     for (let i = 1; i < depths.length; i++) {
       const levels = depths[i].levels - depths[i - 1].levels;

@@ -6,6 +6,14 @@ export { parseCreateDiff, parseUpdateDiff, type DiffParseFailure } from './parse
 export type { FileOperation } from './file-operation.js';
 export type { ChunkLine, PatchChunk, PatchOperation, ParsedPatch } from './patch-syntax.js';
 export { PathLocks, sharedPathLocks } from './path-locks.js';
-export { createDiffEntry, boundDiff, MAX_DIFF_LINES, type DiffEntry, type DiffOperation, type EditRegion, type DiffEntryInput } from './diff-entry.js';
+export {
+  createDiffEntry,
+  boundDiff,
+  MAX_DIFF_LINES,
+  type DiffEntry,
+  type DiffOperation,
+  type EditRegion,
+  type DiffEntryInput,
+} from './diff-entry.js';
 export { normalizePunctuation, MATCH_PASSES } from './line-matcher.js';
 export type { TextLine, LineEnding } from './text-document.js';

@@ -140,7 +140,8 @@ export class LineMatcher {
     }
     let best: { start: number; matching: number } | undefined;
     for (const [start, count] of votes) {
-      if (!best || count > best.matching || (count === best.matching && Math.abs(start - near) < Math.abs(best.start - near))) best = { start, matching: count };
+      if (!best || count > best.matching || (count === best.matching && Math.abs(start - near) < Math.abs(best.start - near)))
+        best = { start, matching: count };
     }
     return best;
   }

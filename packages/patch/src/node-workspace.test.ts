@@ -1,5 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeWorkspace } from '@toolhost/core/node';
@@ -32,7 +46,18 @@ describe('apply_patch on a real folder', () => {
     writeFileSync(join(root, 'gone.txt'), 'bye\n');
     const result = await applyPatch(
       workspace,
-      patch('*** Add File: dir/new.txt', '+hi', '*** Update File: a.txt', '-two', '+2', '*** Update File: m.txt', '*** Move to: sub/m2.txt', '-move me', '+moved', '*** Delete File: gone.txt'),
+      patch(
+        '*** Add File: dir/new.txt',
+        '+hi',
+        '*** Update File: a.txt',
+        '-two',
+        '+2',
+        '*** Update File: m.txt',
+        '*** Move to: sub/m2.txt',
+        '-move me',
+        '+moved',
+        '*** Delete File: gone.txt',
+      ),
     );
     expect(result.output).toBe('Success. Updated the following files:\nA dir/new.txt\nM a.txt\nM sub/m2.txt\nD gone.txt\n');
     expect(read('dir/new.txt')).toBe('hi\n');
@@ -132,7 +157,10 @@ describe('apply_patch on a real folder', () => {
     writeFileSync(join(root, 'src.txt'), 'source\n');
     chmodSync(join(root, 'src.txt'), 0o700);
     symlinkSync('real.txt', join(root, 'link.txt'));
-    const result = await applyPatch(workspace, patch('*** Delete File: link.txt', '*** Update File: src.txt', '*** Move to: link.txt', '-source', '+moved'));
+    const result = await applyPatch(
+      workspace,
+      patch('*** Delete File: link.txt', '*** Update File: src.txt', '*** Move to: link.txt', '-source', '+moved'),
+    );
     expect(result.ok).toBe(true);
     expect(read('real.txt')).toBe('precious\n');
     expect(lstatSync(join(root, 'link.txt')).isFile()).toBe(true);
@@ -195,7 +223,17 @@ describe('apply_patch on a real folder', () => {
     };
     const result = await applyPatch(
       failing,
-      patch('*** Update File: a.txt', '-a', '+A', '*** Add File: new/deeper/n.txt', '+n', '*** Delete File: gone.txt', '*** Update File: z.txt', '-z', '+Z'),
+      patch(
+        '*** Update File: a.txt',
+        '-a',
+        '+A',
+        '*** Add File: new/deeper/n.txt',
+        '+n',
+        '*** Delete File: gone.txt',
+        '*** Update File: z.txt',
+        '-z',
+        '+Z',
+      ),
     );
     expect(result.ok).toBe(false);
     expect(result.output).toContain('writing z.txt failed (EIO: i/o error); every file already written was restored');

@@ -10,10 +10,17 @@ export interface DiffParseFailure {
 }
 
 function diffLines(diff: string): string[] {
-  return diff.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  return diff
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
 }
 
-const failure = (index: number, message: string): DiffParseFailure => ({ ok: false, line: index + 1, message: `line ${index + 1} of the diff: ${message}` });
+const failure = (index: number, message: string): DiffParseFailure => ({
+  ok: false,
+  line: index + 1,
+  message: `line ${index + 1} of the diff: ${message}`,
+});
 
 /**
  * Reads the diff of one update operation (a V4A diff without file headers: `@@` anchors, context, `-` and `+` lines,
@@ -21,11 +28,13 @@ const failure = (index: number, message: string): DiffParseFailure => ({ ok: fal
  * `*** Move to:`, `*** Begin Patch`, `*** End Patch`) is refused: the operation touches only its own path.
  */
 export function parseUpdateDiff(diff: string, path: string): { ok: true; chunks: PatchChunk[] } | DiffParseFailure {
-  if (diff.trim() === '') return failure(0, `the diff for ${path} has no changes; send context (" line"), removed ("-line") and added ("+line") lines.`);
+  if (diff.trim() === '')
+    return failure(0, `the diff for ${path} has no changes; send context (" line"), removed ("-line") and added ("+line") lines.`);
   const lines = diffLines(diff);
   const body = parseUpdateBody(lines, 0, lines.length, path, 'diff');
   if (!body.ok) return failure(body.index, body.message);
-  if (body.chunks.length === 0) return failure(0, `the diff for ${path} has no changes; send context (" line"), removed ("-line") and added ("+line") lines.`);
+  if (body.chunks.length === 0)
+    return failure(0, `the diff for ${path} has no changes; send context (" line"), removed ("-line") and added ("+line") lines.`);
   return { ok: true, chunks: body.chunks };
 }
 
@@ -50,9 +59,15 @@ export function parseCreateDiff(diff: string, path: string): { ok: true; content
     }
     const marker = updateBodyMarker(line);
     if (marker !== undefined && isFileMarker(marker)) {
-      return failure(index, `${JSON.stringify(line.slice(0, 80))} is a patch file marker; this diff may only create ${path}. Send each file as its own operation; to write such a line into the file, prefix it with "+".`);
+      return failure(
+        index,
+        `${JSON.stringify(line.slice(0, 80))} is a patch file marker; this diff may only create ${path}. Send each file as its own operation; to write such a line into the file, prefix it with "+".`,
+      );
     }
-    return failure(index, `expected a line starting with "+" in the content of ${path}, got ${JSON.stringify(line.slice(0, 80))}. Every line of a created file starts with "+".`);
+    return failure(
+      index,
+      `expected a line starting with "+" in the content of ${path}, got ${JSON.stringify(line.slice(0, 80))}. Every line of a created file starts with "+".`,
+    );
   }
   return { ok: true, content: content.map((line) => `${line}\n`).join('') };
 }

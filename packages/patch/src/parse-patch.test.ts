@@ -19,7 +19,19 @@ function failure(text: string) {
 describe('parsePatch', () => {
   it('parses add, delete and update with move, anchors, context and end of file', () => {
     const operations = parsed(
-      patch('*** Add File: a.txt', '+one', '+two', '*** Delete File: b.txt', '*** Update File: c.txt', '*** Move to: d.txt', '@@ def f():', ' x', '-y', '+z', '*** End of File'),
+      patch(
+        '*** Add File: a.txt',
+        '+one',
+        '+two',
+        '*** Delete File: b.txt',
+        '*** Update File: c.txt',
+        '*** Move to: d.txt',
+        '@@ def f():',
+        ' x',
+        '-y',
+        '+z',
+        '*** End of File',
+      ),
     );
     expect(operations).toEqual([
       { kind: 'add', path: 'a.txt', content: 'one\ntwo\n', line: 2 },
@@ -48,7 +60,18 @@ describe('parsePatch', () => {
   it('accepts padded markers, CRLF text and a missing final newline', () => {
     const text = '  *** Begin Patch  \r\n   *** Update File:   a.txt  \r\n@@\r\n-x\r\n+y\r\n *** End Patch ';
     const [operation] = parsed(text);
-    expect(operation).toMatchObject({ kind: 'update', path: 'a.txt', chunks: [{ lines: [{ kind: '-', text: 'x' }, { kind: '+', text: 'y' }] }] });
+    expect(operation).toMatchObject({
+      kind: 'update',
+      path: 'a.txt',
+      chunks: [
+        {
+          lines: [
+            { kind: '-', text: 'x' },
+            { kind: '+', text: 'y' },
+          ],
+        },
+      ],
+    });
     expect(parsed(patch('*** Delete File: a')).length).toBe(1);
     expect(parsed(`${patch('*** Delete File: a')}\n\n`).length).toBe(1);
   });
@@ -118,15 +141,44 @@ describe('parsePatch', () => {
     expect(update.kind === 'update' && update.moveTo).toBeUndefined();
     expect(update.kind === 'update' && update.chunks.map((chunk) => chunk.lines.map((line) => line.kind + line.text))).toEqual([
       [' *** Move to: elsewhere.md'],
-      [' Example:', '-old', '+new', ' *** Delete File: src/main.ts', ' *** Add File: y', ' *** Update File: z', ' *** End of File', ' *** End Patch', ' tail'],
+      [
+        ' Example:',
+        '-old',
+        '+new',
+        ' *** Delete File: src/main.ts',
+        ' *** Add File: y',
+        ' *** Update File: z',
+        ' *** End of File',
+        ' *** End Patch',
+        ' tail',
+      ],
     ]);
   });
 
   it('still accepts markers padded where they cannot be content', () => {
     const operations = parsed(
-      patch('*** Update File: a', '-x', '+y', '\t*** Delete File: b  ', '*** Add File: c', '+c', '  *** Update File: d  ', '*** Move to: e   ', '-p', '+q', '*** End of File   ', '*** Delete File: f'),
+      patch(
+        '*** Update File: a',
+        '-x',
+        '+y',
+        '\t*** Delete File: b  ',
+        '*** Add File: c',
+        '+c',
+        '  *** Update File: d  ',
+        '*** Move to: e   ',
+        '-p',
+        '+q',
+        '*** End of File   ',
+        '*** Delete File: f',
+      ),
     );
-    expect(operations.map((operation) => `${operation.kind} ${operation.path}`)).toEqual(['update a', 'delete b', 'add c', 'update d', 'delete f']);
+    expect(operations.map((operation) => `${operation.kind} ${operation.path}`)).toEqual([
+      'update a',
+      'delete b',
+      'add c',
+      'update d',
+      'delete f',
+    ]);
     expect(operations[3]).toMatchObject({ moveTo: 'e', chunks: [{ endOfFile: true }] });
     const tabbed = parsed(patch('*** Update File: a', '-x', '+y', '\t*** End of File'));
     expect(tabbed[0]).toMatchObject({ chunks: [{ endOfFile: true }] });
@@ -136,7 +188,11 @@ describe('parsePatch', () => {
     const padded = parsed('*** Begin Patch\n*** Update File: a\n-x\n+y\n *** End Patch\n');
     expect(padded[0].kind === 'update' && padded[0].chunks[0].lines.map((line) => line.kind + line.text)).toEqual(['-x', '+y']);
     const quoted = parsed(patch('*** Update File: a', '-x', '+y', ' *** End Patch'));
-    expect(quoted[0].kind === 'update' && quoted[0].chunks[0].lines.map((line) => line.kind + line.text)).toEqual(['-x', '+y', ' *** End Patch']);
+    expect(quoted[0].kind === 'update' && quoted[0].chunks[0].lines.map((line) => line.kind + line.text)).toEqual([
+      '-x',
+      '+y',
+      ' *** End Patch',
+    ]);
     // A space-led End Patch in the middle is context, so what follows is still part of the body.
     const middle = failure('*** Begin Patch\n*** Update File: a\n-x\n+y\n *** End Patch\ngarbage\n*** End Patch');
     expect(middle.line).toBe(6);
@@ -144,12 +200,28 @@ describe('parsePatch', () => {
   });
 
   it('round-trips Add and Update bodies that quote the patch format', () => {
-    const format = ['*** Begin Patch', '*** Update File: p', '*** Move to: q', '@@ anchor', ' *** Delete File: r', '*** End of File', '*** End Patch'];
+    const format = [
+      '*** Begin Patch',
+      '*** Update File: p',
+      '*** Move to: q',
+      '@@ anchor',
+      ' *** Delete File: r',
+      '*** End of File',
+      '*** End Patch',
+    ];
     const [add, update] = parsed(
-      patch('*** Add File: doc.md', ...format.map((line) => `+${line}`), '*** Update File: other.md', ...format.map((line) => ` ${line}`), ...format.map((line) => `-${line}`)),
+      patch(
+        '*** Add File: doc.md',
+        ...format.map((line) => `+${line}`),
+        '*** Update File: other.md',
+        ...format.map((line) => ` ${line}`),
+        ...format.map((line) => `-${line}`),
+      ),
     );
     expect(add).toMatchObject({ kind: 'add', content: format.map((line) => `${line}\n`).join('') });
-    expect(update.kind === 'update' && update.chunks.map((chunk) => chunk.lines.map((line) => line.text))).toEqual([[...format, ...format]]);
+    expect(update.kind === 'update' && update.chunks.map((chunk) => chunk.lines.map((line) => line.text))).toEqual([
+      [...format, ...format],
+    ]);
   });
 
   it('names the line and what was expected', () => {
@@ -167,7 +239,9 @@ describe('parsePatch', () => {
     expect(badHeader.message).toContain('expected a file header');
     expect(failure(patch('*** Add File: a', 'no plus')).message).toContain('line 3: expected a line starting with "+"');
     expect(failure(patch('*** Update File: a')).message).toContain('has no chunks');
-    expect(failure(patch('*** Update File: a', '@@ x', '*** Delete File: b')).message).toContain('line 3: the chunk of a starting here has no lines');
+    expect(failure(patch('*** Update File: a', '@@ x', '*** Delete File: b')).message).toContain(
+      'line 3: the chunk of a starting here has no lines',
+    );
     expect(failure(patch()).message).toContain('no file operations');
     expect(failure('').message).toContain('empty');
     expect(failure(patch('*** Add File:   ')).message).toContain('expected a path');

@@ -11,7 +11,9 @@ const FORMAT_REMINDER =
   'The format is:\n*** Begin Patch\n*** Update File: path/to/file\n@@ optional anchor line\n context line\n-removed line\n+added line\n*** End Patch';
 
 function unifiedDiffHint(lines: readonly string[]): string {
-  const looksUnified = lines.some((line) => /^(?:diff --git |--- (?:a\/|\/dev\/null)|\+\+\+ (?:b\/|\/dev\/null)|@@ -\d+(?:,\d+)? \+\d+)/.test(line));
+  const looksUnified = lines.some((line) =>
+    /^(?:diff --git |--- (?:a\/|\/dev\/null)|\+\+\+ (?:b\/|\/dev\/null)|@@ -\d+(?:,\d+)? \+\d+)/.test(line),
+  );
   return looksUnified
     ? ' This looks like a unified diff (diff --git / ---, +++ / @@ -a,b +c,d @@); apply_patch takes its own format instead: "*** Update File: path" headers, "@@" chunk lines, and no line-number ranges.'
     : '';
@@ -38,7 +40,10 @@ function endsAddBody(line: string): boolean {
  * End Patch marker (padded or not); to keep a context line ` *** End Patch` at the very end, close with a real one.
  */
 export function parsePatch(input: string): ParsePatchResult {
-  const raw = input.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const raw = input
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   let first = 0;
   let last = raw.length - 1;
   const skipBlank = () => {
@@ -57,14 +62,24 @@ export function parsePatch(input: string): ParsePatchResult {
     last--;
     skipBlank();
   }
-  const fail = (index: number, message: string): ParsePatchResult => ({ ok: false, line: index + 1, message: `line ${index + 1}: ${message}` });
+  const fail = (index: number, message: string): ParsePatchResult => ({
+    ok: false,
+    line: index + 1,
+    message: `line ${index + 1}: ${message}`,
+  });
   const body = raw.slice(first, last + 1);
   if (first > last || raw[first].trim() !== BEGIN) {
     const got = first <= last ? JSON.stringify(raw[first].slice(0, 80)) : 'nothing';
-    return fail(Math.min(first, raw.length - 1), `expected "${BEGIN}" as the first line, got ${got}.${unifiedDiffHint(body)}${jsonHint(input)} ${FORMAT_REMINDER}`);
+    return fail(
+      Math.min(first, raw.length - 1),
+      `expected "${BEGIN}" as the first line, got ${got}.${unifiedDiffHint(body)}${jsonHint(input)} ${FORMAT_REMINDER}`,
+    );
   }
   if (last === first || raw[last].trim() !== END) {
-    return fail(last, `expected "${END}" as the last line, got ${JSON.stringify(raw[last].slice(0, 80))}. Close the patch with "${END}" (was the patch cut off?).`);
+    return fail(
+      last,
+      `expected "${END}" as the last line, got ${JSON.stringify(raw[last].slice(0, 80))}. Close the patch with "${END}" (was the patch cut off?).`,
+    );
   }
 
   const operations: PatchOperation[] = [];
@@ -99,7 +114,11 @@ export function parsePatch(input: string): ParsePatchResult {
           for (; blankRun > 0; blankRun--) lines.push('');
           lines.push(content.slice(1));
         } else if (content.trim() === '') blankRun++;
-        else return fail(index, `expected a line starting with "+" in the content of added file ${path}, got ${JSON.stringify(content.slice(0, 80))}. Every line of an added file starts with "+".`);
+        else
+          return fail(
+            index,
+            `expected a line starting with "+" in the content of added file ${path}, got ${JSON.stringify(content.slice(0, 80))}. Every line of an added file starts with "+".`,
+          );
         index++;
       }
       operations.push({ kind: 'add', path, content: lines.map((line) => `${line}\n`).join(''), line: headerIndex + 1 });
@@ -122,6 +141,10 @@ export function parsePatch(input: string): ParsePatchResult {
     }
     operations.push({ kind: 'update', path, moveTo, chunks, line: headerIndex + 1 });
   }
-  if (operations.length === 0) return fail(last, `the patch has no file operations; add "*** Add File:", "*** Delete File:" or "*** Update File:" sections before "${END}".`);
+  if (operations.length === 0)
+    return fail(
+      last,
+      `the patch has no file operations; add "*** Add File:", "*** Delete File:" or "*** Update File:" sections before "${END}".`,
+    );
   return { ok: true, patch: { operations } };
 }

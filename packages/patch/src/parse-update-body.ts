@@ -12,7 +12,14 @@ const GIT_RANGE = /^-\d+(?:,\d+)?\s+\+\d+(?:,\d+)?\s+@@\s?(.*)$/;
  * such a line is refused, so a diff can never reach a file its operation does not name. Line numbers in the chunks
  * are `index + 1 + lineOffset`.
  */
-export function parseUpdateBody(raw: readonly string[], start: number, end: number, path: string, within: 'patch' | 'diff', lineOffset = 0): UpdateBodyResult {
+export function parseUpdateBody(
+  raw: readonly string[],
+  start: number,
+  end: number,
+  path: string,
+  within: 'patch' | 'diff',
+  lineOffset = 0,
+): UpdateBodyResult {
   const chunks: PatchChunk[] = [];
   let chunk: PatchChunk | undefined;
   const fail = (index: number, message: string): UpdateBodyResult => ({ ok: false, index, message });
@@ -71,7 +78,10 @@ export function parseUpdateBody(raw: readonly string[], start: number, end: numb
   }
   for (const candidate of chunks) {
     if (candidate.lines.length === 0) {
-      return fail(candidate.line - 1 - lineOffset, `the chunk of ${path} starting here has no lines; add context ("  line"), removed ("-line") or added ("+line") lines after its "@@" line.`);
+      return fail(
+        candidate.line - 1 - lineOffset,
+        `the chunk of ${path} starting here has no lines; add context ("  line"), removed ("-line") or added ("+line") lines after its "@@" line.`,
+      );
     }
   }
   return { ok: true, chunks, next: index };

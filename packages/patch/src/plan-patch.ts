@@ -88,7 +88,12 @@ function isPresent(target: Extract<ResolvedTarget, { ok: true }>, file: FileReco
 }
 
 /** The replace or insert of a text editor command, on the document as planned so far. */
-function applyTextEdit(operation: Extract<PatchOperation, { kind: 'replace' | 'insert' }>, document: TextDocument, path: string, phrases: EditPhrases): TextEditResult {
+function applyTextEdit(
+  operation: Extract<PatchOperation, { kind: 'replace' | 'insert' }>,
+  document: TextDocument,
+  path: string,
+  phrases: EditPhrases,
+): TextEditResult {
   return operation.kind === 'replace'
     ? replaceOnce(document, operation.oldText, operation.newText, path, phrases)
     : insertLines(document, operation.afterLine, operation.text, phrases);
@@ -117,7 +122,9 @@ function changesOf(files: Iterable<FileRecord>): FileChange[] {
 export async function patchKeys(workspace: Workspace, patch: ParsedPatch): Promise<string[]> {
   const keys: string[] = [];
   for (const operation of patch.operations) {
-    for (const path of operation.kind === 'update' && operation.moveTo !== undefined ? [operation.path, operation.moveTo] : [operation.path]) {
+    for (const path of operation.kind === 'update' && operation.moveTo !== undefined
+      ? [operation.path, operation.moveTo]
+      : [operation.path]) {
       const target = await resolveTarget(workspace, path);
       if (target.ok) keys.push(target.key, target.path);
     }
@@ -129,7 +136,11 @@ export async function patchKeys(workspace: Workspace, patch: ParsedPatch): Promi
  * Plans the whole patch without writing: resolves every path, reads every file, matches every chunk, and checks
  * every rule. Operations apply in order over an in-memory overlay, so a later one sees what an earlier one did.
  */
-export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrases: EditPhrases = editPhrases()): Promise<PatchPlan & { keys: string[] }> {
+export async function planPatch(
+  workspace: Workspace,
+  patch: ParsedPatch,
+  phrases: EditPhrases = editPhrases(),
+): Promise<PatchPlan & { keys: string[] }> {
   const { shell, edit } = phrases.vocabulary;
   const records = new Map<string, FileRecord>();
   const removedLinks = new Set<string>();
@@ -141,9 +152,12 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrase
   const deleted: string[] = [];
   const keys: string[] = [];
 
-  const resolve = async (path: string): Promise<{ target: Extract<ResolvedTarget, { ok: true }> } | { code: PlanErrorCode; message: string }> => {
+  const resolve = async (
+    path: string,
+  ): Promise<{ target: Extract<ResolvedTarget, { ok: true }> } | { code: PlanErrorCode; message: string }> => {
     const target = await resolveTarget(workspace, path);
-    if (!target.ok) return { code: target.code === 'outside_workspace' ? ErrorCode.OutsideWorkspace : ErrorCode.ToolFailed, message: target.message };
+    if (!target.ok)
+      return { code: target.code === 'outside_workspace' ? ErrorCode.OutsideWorkspace : ErrorCode.ToolFailed, message: target.message };
     if (target.missingFolders.length > 0) {
       const existing = records.get(target.key);
       if (!existing || existing.createsFolders === undefined) {
@@ -163,7 +177,15 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrase
         const bytes = await workspace.readFile(target.path);
         const stat = await workspace.stat(target.path);
         existing = { key: target.key, before: bytes, beforeMode: stat?.mode, bytes, mode: stat?.mode };
-      } else existing = { key: target.key, before: undefined, beforeMode: undefined, bytes: undefined, mode: undefined, createsFolders: pendingFolders.get(target.key) };
+      } else
+        existing = {
+          key: target.key,
+          before: undefined,
+          beforeMode: undefined,
+          bytes: undefined,
+          mode: undefined,
+          createsFolders: pendingFolders.get(target.key),
+        };
       records.set(target.key, existing);
     }
     return existing;
@@ -172,7 +194,8 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrase
   const documentOf = (file: FileRecord, path: string): { document: TextDocument } | { message: string } => {
     if (file.document) return { document: file.document };
     const decoded = decodeText(file.bytes!);
-    if (!decoded.ok) return { message: `${path} was not changed: ${decoded.message}. ${edit} only edits UTF-8 text files; use ${shell} for other files.` };
+    if (!decoded.ok)
+      return { message: `${path} was not changed: ${decoded.message}. ${edit} only edits UTF-8 text files; use ${shell} for other files.` };
     file.document = decoded.document;
     return { document: decoded.document };
   };
@@ -198,10 +221,17 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrase
 
     if (operation.kind === 'add') {
       if (present) {
-        const what = target.kind === 'file' || target.kind === 'missing' ? 'already exists' : notAFile(target.path, target.kind, 'cannot add a file there');
+        const what =
+          target.kind === 'file' || target.kind === 'missing'
+            ? 'already exists'
+            : notAFile(target.path, target.kind, 'cannot add a file there');
         if (phrases.vocabulary.edits === 'text_editor' && what === 'already exists') {
           fail(ErrorCode.PatchTargetExists, `File already exists at: ${operation.path}. Cannot overwrite files using command \`create\`.`);
-        } else fail(ErrorCode.PatchTargetExists, `${target.path} ${what === 'already exists' ? 'already exists' : `is taken: ${what}`}; ${phrases.changeExisting(target.path)}`);
+        } else
+          fail(
+            ErrorCode.PatchTargetExists,
+            `${target.path} ${what === 'already exists' ? 'already exists' : `is taken: ${what}`}; ${phrases.changeExisting(target.path)}`,
+          );
         continue;
       }
       const text = operation.content;
@@ -210,18 +240,32 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrase
       created.bytes = bytes;
       created.document = { bom: false, lines: splitLines(text), majorityEol: majorityEnding(splitLines(text)) };
       // A link this patch deleted keeps `removeLink`: commit unlinks it, then writes a regular file in its place.
-      diff.push(createDiffEntry({ path: target.path, operation: 'created', oldLines: [], newLines: created.document.lines, unchanged: false }));
+      diff.push(
+        createDiffEntry({ path: target.path, operation: 'created', oldLines: [], newLines: created.document.lines, unchanged: false }),
+      );
       added.push(target.path);
       report.ok = true;
       continue;
     }
 
     if (!present || !file) {
-      fail(ErrorCode.PatchTargetMissing, `${target.path} does not exist${operation.kind === 'delete' ? '' : phrases.createMissing(target.path)}.`);
+      fail(
+        ErrorCode.PatchTargetMissing,
+        `${target.path} does not exist${operation.kind === 'delete' ? '' : phrases.createMissing(target.path)}.`,
+      );
       continue;
     }
     if (target.kind !== 'file' && target.kind !== 'missing') {
-      fail(ErrorCode.ToolFailed, notAFile(target.path, target.kind, operation.kind === 'delete' ? `${edit} deletes only files; remove directories with ${shell}.` : `${edit} edits only regular files.`));
+      fail(
+        ErrorCode.ToolFailed,
+        notAFile(
+          target.path,
+          target.kind,
+          operation.kind === 'delete'
+            ? `${edit} deletes only files; remove directories with ${shell}.`
+            : `${edit} edits only regular files.`,
+        ),
+      );
       continue;
     }
 
@@ -235,7 +279,15 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrase
       if (target.isLink) {
         // Delete the link itself, not the file it points to.
         const linkTarget = await workspace.readLink?.(target.path);
-        records.set(target.path, { key: target.path, before: file.bytes, beforeMode: file.mode, bytes: undefined, mode: undefined, removeLink: true, linkTarget });
+        records.set(target.path, {
+          key: target.path,
+          before: file.bytes,
+          beforeMode: file.mode,
+          bytes: undefined,
+          mode: undefined,
+          removeLink: true,
+          linkTarget,
+        });
         removedLinks.add(target.path);
       } else {
         file.bytes = undefined;
@@ -262,12 +314,23 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrase
       const unchanged = sameBytes(newBytes, file.bytes);
       file.bytes = newBytes;
       file.document = edited.document;
-      diff.push(createDiffEntry({ path: target.path, operation: 'updated', oldLines: decoded.document.lines, newLines: edited.document.lines, unchanged }));
+      diff.push(
+        createDiffEntry({
+          path: target.path,
+          operation: 'updated',
+          oldLines: decoded.document.lines,
+          newLines: edited.document.lines,
+          unchanged,
+        }),
+      );
       modified.push(target.path);
       report.ok = true;
       continue;
     }
-    const planned = operation.chunks.length > 0 ? planUpdate(decoded.document, operation.chunks) : { ok: true, chunks: [], document: decoded.document, regions: [] };
+    const planned =
+      operation.chunks.length > 0
+        ? planUpdate(decoded.document, operation.chunks)
+        : { ok: true, chunks: [], document: decoded.document, regions: [] };
     report.chunks = planned.chunks;
     if (!planned.ok || !planned.document) {
       const first = planned.chunks.find((status) => status.state !== 'applies');
@@ -286,11 +349,17 @@ export async function planPatch(workspace: Workspace, patch: ParsedPatch, phrase
       if (moved.target.key !== target.key) {
         const movedExisting = moved.target.kind === 'missing' ? records.get(moved.target.key) : await record(moved.target);
         if (isPresent(moved.target, movedExisting)) {
-          fail(ErrorCode.PatchTargetExists, `cannot move ${target.path} to ${moved.target.path}: it already exists. Delete it first or pick another name.`);
+          fail(
+            ErrorCode.PatchTargetExists,
+            `cannot move ${target.path} to ${moved.target.path}: it already exists. Delete it first or pick another name.`,
+          );
           continue;
         }
         if (target.isLink) {
-          fail(ErrorCode.ToolFailed, `${target.path} is a symlink; ${edit} does not move symlinks. Move it with ${shell}, or edit its target ${target.key}.`);
+          fail(
+            ErrorCode.ToolFailed,
+            `${target.path} is a symlink; ${edit} does not move symlinks. Move it with ${shell}, or edit its target ${target.key}.`,
+          );
           continue;
         }
         destinationPath = moved.target.path;

@@ -6,7 +6,12 @@ import type { TextDocument, TextLine } from './text-document.js';
 
 /** Where one chunk would apply, or why it cannot. */
 export type ChunkStatus =
-  | { state: 'applies'; chunk: PatchChunk; /** 1-based first replaced line (or the line an insertion follows). */ line: number; pass: MatchPass }
+  | {
+      state: 'applies';
+      chunk: PatchChunk;
+      /** 1-based first replaced line (or the line an insertion follows). */ line: number;
+      pass: MatchPass;
+    }
   | { state: 'not_found'; chunk: PatchChunk; detail: string }
   | { state: 'ambiguous'; chunk: PatchChunk; candidates: number[]; detail: string };
 
@@ -43,7 +48,8 @@ function describeMiss(matcher: LineMatcher, ops: readonly ChunkLine[], from: num
   const patternOps = ops.filter((op) => op.kind !== '+');
   const lines = matcher.lines;
   const closest = matcher.closest(pattern, from);
-  if (!closest) return `${what} was not found: none of its ${pattern.length} context/removed lines occurs in the file (even ignoring whitespace).`;
+  if (!closest)
+    return `${what} was not found: none of its ${pattern.length} context/removed lines occurs in the file (even ignoring whitespace).`;
   const start = closest.start;
   const shownFrom = Math.max(0, start - 1);
   const shownTo = Math.min(lines.length, start + pattern.length + 1, shownFrom + 14);
@@ -64,7 +70,8 @@ function describeMiss(matcher: LineMatcher, ops: readonly ChunkLine[], from: num
       break;
     }
   }
-  if (!difference) difference = `those lines only match before line ${from + 1}, where this chunk's search starts (chunks must follow file order and come after their @@ anchors)`;
+  if (!difference)
+    difference = `those lines only match before line ${from + 1}, where this chunk's search starts (chunks must follow file order and come after their @@ anchors)`;
   return `${what} was not found. Closest region (lines ${shownFrom + 1}-${shownTo}, ${closest.matching} of ${pattern.length} lines alike):\n${region}\n    first difference: ${difference}`;
 }
 
@@ -108,7 +115,13 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
       let ambiguous: { candidates: number[]; pass: MatchPass } | undefined;
       if (chunk.endOfFile && total - pattern.length >= from) {
         for (const pass of [0, 1, 2, 3] as const) {
-          if (matcher.matchesAt(pattern.map((text) => lineKey(text, pass)), pass, total - pattern.length)) {
+          if (
+            matcher.matchesAt(
+              pattern.map((text) => lineKey(text, pass)),
+              pass,
+              total - pattern.length,
+            )
+          ) {
             located = { start: total - pattern.length, pass };
             break;
           }
@@ -124,7 +137,8 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
       }
       if (located) {
         // Matched only with whitespace relaxed: added lines take the file's indentation, keyed by the matched lines.
-        if (located.pass > 0) ops = mapAddedIndentation(ops, document.lines.slice(located.start, located.start + pattern.length), styleOfFile);
+        if (located.pass > 0)
+          ops = mapAddedIndentation(ops, document.lines.slice(located.start, located.start + pattern.length), styleOfFile);
         replacements.push({ start: located.start, oldCount: pattern.length, ops, order });
         statuses.push({ state: 'applies', chunk, line: located.start + 1, pass: located.pass });
         cursor = located.start + pattern.length;

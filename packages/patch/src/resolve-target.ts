@@ -26,7 +26,11 @@ export async function resolveTarget(workspace: Workspace, input: string): Promis
     return await resolveUnchecked(workspace, input);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, code: 'unusable', message: `cannot use path ${JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input)}: ${reason}` };
+    return {
+      ok: false,
+      code: 'unusable',
+      message: `cannot use path ${JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input)}: ${reason}`,
+    };
   }
 }
 
@@ -34,11 +38,13 @@ async function resolveUnchecked(workspace: Workspace, input: string): Promise<Re
   const checked = await resolveWorkspacePath(workspace, input);
   if (!checked.ok) return { ok: false, code: 'outside_workspace', message: checked.message };
   const path = checked.relative;
-  if (path === '') return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} is the workspace root, not a file` };
+  if (path === '')
+    return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} is the workspace root, not a file` };
   const own = await workspace.lstat(path);
   if (own) {
     const real = await workspace.realpath(path);
-    if (!real || !real.inside) return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} leads outside the workspace` };
+    if (!real || !real.inside)
+      return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} leads outside the workspace` };
     if (own.kind === 'symlink') {
       const target = await workspace.stat(path);
       return { ok: true, path, key: real.path, kind: target?.kind ?? 'missing', isLink: true, missingFolders: [] };
@@ -52,15 +58,21 @@ async function resolveUnchecked(workspace: Workspace, input: string): Promise<Re
     const stat = cut === 0 ? { kind: 'directory' as const } : await workspace.stat(ancestor);
     if (!stat) continue;
     if (stat.kind !== 'directory') {
-      return { ok: false, code: 'not_a_directory', message: `${ancestor} is a ${stat.kind === 'file' ? 'file' : stat.kind}, so ${path} cannot be created inside it` };
+      return {
+        ok: false,
+        code: 'not_a_directory',
+        message: `${ancestor} is a ${stat.kind === 'file' ? 'file' : stat.kind}, so ${path} cannot be created inside it`,
+      };
     }
     const real = cut === 0 ? { inside: true, path: '' } : await workspace.realpath(ancestor);
-    if (!real || !real.inside) return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} leads outside the workspace` };
+    if (!real || !real.inside)
+      return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} leads outside the workspace` };
     const rest = parts.slice(cut).join('/');
     const key = real.path ? `${real.path}/${rest}` : rest;
     const keyParts = key.split('/');
     const missingFolders: string[] = [];
-    for (let depth = keyParts.length - (parts.length - cut); depth < keyParts.length - 1; depth++) missingFolders.push(keyParts.slice(0, depth + 1).join('/'));
+    for (let depth = keyParts.length - (parts.length - cut); depth < keyParts.length - 1; depth++)
+      missingFolders.push(keyParts.slice(0, depth + 1).join('/'));
     return { ok: true, path, key, kind: 'missing', isLink: false, missingFolders };
   }
   return { ok: true, path, key: path, kind: 'missing', isLink: false, missingFolders: [] };

@@ -54,7 +54,10 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    return { ok: false, message: `it is not valid UTF-8 text (first invalid byte near offset ${Math.min(firstInvalidOffset(bytes), Math.max(0, bytes.length - 1))})` };
+    return {
+      ok: false,
+      message: `it is not valid UTF-8 text (first invalid byte near offset ${Math.min(firstInvalidOffset(bytes), Math.max(0, bytes.length - 1))})`,
+    };
   }
   const bom = text.startsWith(BOM);
   const lines = splitLines(bom ? text.slice(1) : text);

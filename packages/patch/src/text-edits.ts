@@ -5,7 +5,11 @@ import { joinLines, splitLines, type TextDocument } from './text-document.js';
 /** A text edit's new document, or why it cannot be made. */
 export type TextEditResult =
   | { ok: true; document: TextDocument }
-  | { ok: false; code: typeof ErrorCode.PatchContextNotFound | typeof ErrorCode.PatchAmbiguous | typeof ErrorCode.InvalidArguments; message: string };
+  | {
+      ok: false;
+      code: typeof ErrorCode.PatchContextNotFound | typeof ErrorCode.PatchAmbiguous | typeof ErrorCode.InvalidArguments;
+      message: string;
+    };
 
 function occurrences(haystack: string, needle: string): number[] {
   const found: number[] = [];
@@ -34,7 +38,12 @@ function withText(document: TextDocument, text: string): TextDocument {
  */
 export function replaceOnce(document: TextDocument, oldText: string, newText: string, path: string, phrases: EditPhrases): TextEditResult {
   const named = phrases.vocabulary.edits === 'text_editor' ? 'old_str' : 'the text to replace';
-  if (oldText === '') return { ok: false, code: ErrorCode.InvalidArguments, message: `No replacement was performed: ${named} is empty; give the exact text to replace.` };
+  if (oldText === '')
+    return {
+      ok: false,
+      code: ErrorCode.InvalidArguments,
+      message: `No replacement was performed: ${named} is empty; give the exact text to replace.`,
+    };
   const text = joinLines(document.lines);
   let search = oldText;
   let replacement = newText;
@@ -73,7 +82,11 @@ export function insertLines(document: TextDocument, afterLine: number, text: str
   const count = document.lines.length;
   if (!Number.isInteger(afterLine) || afterLine < 0 || afterLine > count) {
     const named = phrases.vocabulary.edits === 'text_editor' ? 'insert_line' : 'the line to insert after';
-    return { ok: false, code: ErrorCode.InvalidArguments, message: `${named} ${afterLine} is outside the file, which has ${count} lines: use 0..${count}.` };
+    return {
+      ok: false,
+      code: ErrorCode.InvalidArguments,
+      message: `${named} ${afterLine} is outside the file, which has ${count} lines: use 0..${count}.`,
+    };
   }
   const eol = document.majorityEol;
   const pieces = text.replace(/\r\n/g, '\n').split('\n');
@@ -81,7 +94,10 @@ export function insertLines(document: TextDocument, afterLine: number, text: str
   const lines = document.lines.map((line) => ({ ...line }));
   const atUnterminatedEnd = afterLine === count && count > 0 && lines[count - 1].eol === '';
   if (atUnterminatedEnd) lines[count - 1].eol = eol;
-  const inserted = pieces.map((piece, index) => ({ text: piece, eol: atUnterminatedEnd && index === pieces.length - 1 ? ('' as const) : eol }));
+  const inserted = pieces.map((piece, index) => ({
+    text: piece,
+    eol: atUnterminatedEnd && index === pieces.length - 1 ? ('' as const) : eol,
+  }));
   lines.splice(afterLine, 0, ...inserted);
   return { ok: true, document: { bom: document.bom, lines, majorityEol: eol } };
 }

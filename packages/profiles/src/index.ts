@@ -19,10 +19,5 @@ export {
   codeSearchDescription,
 } from './tool-descriptions.js';
 export { isVerificationCommand } from './verification-command.js';
-export {
-  createVerificationGate,
-  type VerificationGate,
-  type VerificationGateOptions,
-  type VerificationRun,
-} from './verification-gate.js';
+export { createVerificationGate, type VerificationGate, type VerificationGateOptions, type VerificationRun } from './verification-gate.js';
 export { checkProfileSettings, vocabularyOf, type ProfileSettings, type ToolNames } from './profile-settings.js';

@@ -20,19 +20,28 @@ export interface ToolNames {
 
 /** The vocabulary of toolhost's tools under the names a caller gave them. */
 export function vocabularyOf(toolNames: ToolNames = {}): ToolVocabulary {
-  return { ...TOOLHOST_VOCABULARY, ...(toolNames.shell ? { shell: toolNames.shell } : {}), ...(toolNames.edit ? { edit: toolNames.edit } : {}) };
+  return {
+    ...TOOLHOST_VOCABULARY,
+    ...(toolNames.shell ? { shell: toolNames.shell } : {}),
+    ...(toolNames.edit ? { edit: toolNames.edit } : {}),
+  };
 }
 
 /** Throws `invalid_options` unless `profile`, `shellProfile` and `toolNames` are absent or accepted values. */
 export function checkProfileSettings(settings: ProfileSettings): void {
   const { profile, shellProfile, toolNames } = settings;
   if (toolNames !== undefined) {
-    if (!toolNames || typeof toolNames !== 'object' || Array.isArray(toolNames)) throw new ToolHostError('invalid_options', 'toolNames must be an object { shell?, edit? }');
+    if (!toolNames || typeof toolNames !== 'object' || Array.isArray(toolNames))
+      throw new ToolHostError('invalid_options', 'toolNames must be an object { shell?, edit? }');
     for (const key of Object.keys(toolNames)) {
       const value = (toolNames as Record<string, unknown>)[key];
-      if (key !== 'shell' && key !== 'edit') throw new ToolHostError('invalid_options', `toolNames has no field ${JSON.stringify(key)}; use shell and edit`);
+      if (key !== 'shell' && key !== 'edit')
+        throw new ToolHostError('invalid_options', `toolNames has no field ${JSON.stringify(key)}; use shell and edit`);
       if (value !== undefined && (typeof value !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(value))) {
-        throw new ToolHostError('invalid_options', `toolNames.${key} must be a tool name (letters, digits, _ . -), got ${JSON.stringify(value)}`);
+        throw new ToolHostError(
+          'invalid_options',
+          `toolNames.${key} must be a tool name (letters, digits, _ . -), got ${JSON.stringify(value)}`,
+        );
       }
     }
   }
@@ -40,6 +49,9 @@ export function checkProfileSettings(settings: ProfileSettings): void {
     throw new ToolHostError('invalid_options', `profile must be one of ${TOOL_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
   }
   if (shellProfile !== undefined && !SHELL_PROFILE_SETTINGS.includes(shellProfile)) {
-    throw new ToolHostError('invalid_options', `shellProfile must be one of ${SHELL_PROFILE_SETTINGS.join(', ')}, got ${JSON.stringify(shellProfile)}`);
+    throw new ToolHostError(
+      'invalid_options',
+      `shellProfile must be one of ${SHELL_PROFILE_SETTINGS.join(', ')}, got ${JSON.stringify(shellProfile)}`,
+    );
   }
 }

@@ -13,8 +13,16 @@ describe('resolveShellProfile', () => {
   });
 
   it('keeps an explicit setting on any platform', () => {
-    expect(resolveShellProfile('powershell', { platform: 'linux', env: {} })).toEqual({ kind: 'powershell', platform: 'linux', ripgrep: false });
-    expect(resolveShellProfile('unix_like', { platform: 'win32', env: {} })).toEqual({ kind: 'unix_like', platform: 'windows', ripgrep: false });
+    expect(resolveShellProfile('powershell', { platform: 'linux', env: {} })).toEqual({
+      kind: 'powershell',
+      platform: 'linux',
+      ripgrep: false,
+    });
+    expect(resolveShellProfile('unix_like', { platform: 'win32', env: {} })).toEqual({
+      kind: 'unix_like',
+      platform: 'windows',
+      ripgrep: false,
+    });
   });
 
   it('says ripgrep is available only when the environment says so', () => {

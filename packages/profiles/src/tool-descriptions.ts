@@ -22,7 +22,8 @@ function shellGuidance(guidance: ShellGuidance): string {
     return 'Use native PowerShell syntax in `cmd` (run with `pwsh -NoProfile -Command`). Unix commands and GNU flags are not translated.';
   }
   const base = 'Use Unix-like shell commands in `cmd` (run with `$SHELL -c`).';
-  if (guidance.platform === 'macos') return `${base} This is macOS: use BSD-compatible flags where BSD tools differ from GNU; flags are not translated.`;
+  if (guidance.platform === 'macos')
+    return `${base} This is macOS: use BSD-compatible flags where BSD tools differ from GNU; flags are not translated.`;
   if (guidance.platform === 'wsl') return `${base} This is WSL, the Unix-like route on Windows.`;
   if (guidance.platform === 'windows') return `${base} Commands are not translated for Windows.`;
   return base;

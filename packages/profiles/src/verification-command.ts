@@ -11,8 +11,29 @@ const PACKAGE_RUNNERS = new Set(['npx', 'bunx']);
 
 /** Tools that verify whenever they run (apart from --version/--help). */
 const VERIFYING_TOOLS = new Set([
-  'vitest', 'jest', 'mocha', 'ava', 'tap', 'tsc', 'vue-tsc', 'eslint', 'oxlint', 'pytest', 'mypy', 'flake8', 'pylint',
-  'pyright', 'tox', 'nox', 'ctest', 'rspec', 'phpunit', 'golangci-lint', 'shellcheck', 'stylelint', 'tsd',
+  'vitest',
+  'jest',
+  'mocha',
+  'ava',
+  'tap',
+  'tsc',
+  'vue-tsc',
+  'eslint',
+  'oxlint',
+  'pytest',
+  'mypy',
+  'flake8',
+  'pylint',
+  'pyright',
+  'tox',
+  'nox',
+  'ctest',
+  'rspec',
+  'phpunit',
+  'golangci-lint',
+  'shellcheck',
+  'stylelint',
+  'tsd',
 ]);
 
 /** Tools that verify only with one of these subcommands. */
@@ -58,7 +79,11 @@ const PYTHON_FILE_MODULES = new Set(['py_compile', 'compileall']);
 const NOT_A_RUN = new Set(['--version', '-v', '-V', '--help', '-h', 'help', 'version']);
 
 function words(segment: string): string[] {
-  return segment.trim().split(/\s+/).filter(Boolean).map((word) => word.replace(/^['"]|['"]$/g, ''));
+  return segment
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => word.replace(/^['"]|['"]$/g, ''));
 }
 
 /** Drops `VAR=value` assignments, wrappers such as `time`, and `timeout N`, returning the real command's words. */
@@ -113,7 +138,10 @@ function isVerifyingRun(list: string[]): boolean {
 export function isVerificationCommand(cmd: string): boolean {
   const withoutComments = cmd.replace(/(^|\s)#.*$/gm, '$1');
   if (/\|/.test(withoutComments) || /(^|[^&])&(?!&)/.test(withoutComments.replace(/[<>]&|&[<>]|\d>&\d/g, ''))) return false;
-  const segments = withoutComments.split(/&&|;|\n/).map((segment) => segment.trim()).filter(Boolean);
+  const segments = withoutComments
+    .split(/&&|;|\n/)
+    .map((segment) => segment.trim())
+    .filter(Boolean);
   const last = segments.at(-1);
   return last !== undefined && isVerifyingRun(words(last));
 }

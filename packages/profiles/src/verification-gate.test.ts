@@ -12,8 +12,10 @@ function edit(gate: VerificationGate, times = 1) {
   }
 }
 
-const exec = (gate: VerificationGate, cmd: string, data: Record<string, unknown>) => gate.record('exec_command', { cmd }, okResult('…', data));
-const poll = (gate: VerificationGate, sessionId: number, result: ToolResult) => gate.record('write_stdin', { session_id: sessionId, chars: '' }, result);
+const exec = (gate: VerificationGate, cmd: string, data: Record<string, unknown>) =>
+  gate.record('exec_command', { cmd }, okResult('…', data));
+const poll = (gate: VerificationGate, sessionId: number, result: ToolResult) =>
+  gate.record('write_stdin', { session_id: sessionId, chars: '' }, result);
 
 const NO_CHECK_YET =
   "4 edits were made without running any check. Run the project's tests, build, lint or typecheck with exec_command (for example `npm test`, `cargo test`, `pytest`), or, where there are none, a syntax check of an edited file (`node --check FILE`, `bash -n FILE`, `python -m py_compile FILE`); editing resumes as soon as one completes, passing or failing. Reads and inspection commands stay allowed.";
@@ -57,7 +59,9 @@ describe('createVerificationGate', () => {
   it("names the model's shell tool given to check", () => {
     const gate = createVerificationGate();
     edit(gate, 4);
-    expect(gate.check('apply_patch', 'bash')?.output).toBe(`Error [verification_required]: ${NO_CHECK_YET.replace('with exec_command', 'with bash')}`);
+    expect(gate.check('apply_patch', 'bash')?.output).toBe(
+      `Error [verification_required]: ${NO_CHECK_YET.replace('with exec_command', 'with bash')}`,
+    );
     exec(gate, 'pytest -q', { exit_code: 2 });
     edit(gate, 4);
     expect(gate.check('apply_patch', 'shell')?.output).toBe(
@@ -81,7 +85,7 @@ describe('createVerificationGate', () => {
     edit(gate, 4);
     exec(gate, 'npx vitest run', { session_id: 7 });
     expect(gate.check('apply_patch')?.output).toBe(
-      "Error [verification_required]: 4 edits were made without running any check. `npx vitest run` is still running in session 7: poll it with write_stdin until it exits; editing resumes as soon as it completes, passing or failing. Reads and inspection commands stay allowed.",
+      'Error [verification_required]: 4 edits were made without running any check. `npx vitest run` is still running in session 7: poll it with write_stdin until it exits; editing resumes as soon as it completes, passing or failing. Reads and inspection commands stay allowed.',
     );
     poll(gate, 7, okResult('…', { session_id: 7 }));
     expect(gate.mutationsSinceVerification).toBe(4);
@@ -90,7 +94,9 @@ describe('createVerificationGate', () => {
     expect(gate.lastVerification).toEqual({ cmd: 'npx vitest run', exitCode: 1 });
     // The session is done: a later edit burst gets the failed-check text, not the running one.
     edit(gate, 4);
-    expect(gate.check('apply_patch')?.output).toMatch(/^Error \[verification_required\]: 4 edits were made since the project's checks failed: `npx vitest run` exited with code 1\./);
+    expect(gate.check('apply_patch')?.output).toMatch(
+      /^Error \[verification_required\]: 4 edits were made since the project's checks failed: `npx vitest run` exited with code 1\./,
+    );
   });
 
   it('forgets a running verification whose session is gone without an exit', () => {

@@ -3,7 +3,8 @@ import { parsePatch } from '@toolhost/patch';
 import { parseApplyPatchInvocation, rebaseOperations } from './apply-patch-invocation.js';
 
 const PATCH = '*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch';
-const heredoc = (prefix: string, tag = "'PATCH'", close = 'PATCH', suffix = '') => `${prefix}apply_patch <<${tag}\n${PATCH}\n${close}${suffix}`;
+const heredoc = (prefix: string, tag = "'PATCH'", close = 'PATCH', suffix = '') =>
+  `${prefix}apply_patch <<${tag}\n${PATCH}\n${close}${suffix}`;
 
 describe('parseApplyPatchInvocation', () => {
   it.each([
@@ -39,7 +40,9 @@ describe('parseApplyPatchInvocation', () => {
   });
 
   it('strips leading tabs from the body and the closing tag with <<-', () => {
-    expect(parseApplyPatchInvocation(`apply_patch <<-EOF\n\t*** Begin Patch\n\t*** Add File: foo\n\t+hi\n\t*** End Patch\n\tEOF`)).toEqual({ patch: PATCH });
+    expect(parseApplyPatchInvocation(`apply_patch <<-EOF\n\t*** Begin Patch\n\t*** Add File: foo\n\t+hi\n\t*** End Patch\n\tEOF`)).toEqual({
+      patch: PATCH,
+    });
   });
 
   it('runs a body without its closing tag to the end, as a shell would', () => {
@@ -95,7 +98,17 @@ describe('rebaseOperations', () => {
       { ...parsed.patch.operations[2], path: '/work/abs.txt' },
     ]);
     expect(rebased[0]).toMatchObject({ kind: 'add', content: '*** Update File: not-a-header.txt\n' });
-    expect(rebased[1]).toMatchObject({ chunks: [{ lines: [{ kind: ' ', text: '*** Delete File: context.txt' }, { kind: '-', text: 'x' }, { kind: '+', text: 'y' }] }] });
+    expect(rebased[1]).toMatchObject({
+      chunks: [
+        {
+          lines: [
+            { kind: ' ', text: '*** Delete File: context.txt' },
+            { kind: '-', text: 'x' },
+            { kind: '+', text: 'y' },
+          ],
+        },
+      ],
+    });
   });
 
   it('leaves the operations as they are at the root', () => {

@@ -13,7 +13,8 @@ import { createApplyPatchTool, PathLocks } from '@toolhost/patch';
 import { createToolRuntime } from './tool-runtime.js';
 import { resolveShellProfile } from '@toolhost/profiles';
 
-const NOTE = 'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of exec_command.';
+const NOTE =
+  'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of exec_command.';
 
 function setup(files: Record<string, MemoryFileInput> = {}, threshold?: number) {
   const commands: string[] = [];
@@ -68,22 +69,31 @@ describe('apply_patch sent through exec_command', () => {
 
   it('reports a patch parse error with the pointer', async () => {
     const { runtime } = setup();
-    const result = await runtime.call('exec_command', { cmd: "apply_patch <<'EOF'\n*** Begin Patch\n*** Frobnicate: x\n*** End Patch\nEOF" });
+    const result = await runtime.call('exec_command', {
+      cmd: "apply_patch <<'EOF'\n*** Begin Patch\n*** Frobnicate: x\n*** End Patch\nEOF",
+    });
     expect(result.error?.code).toBe('patch_parse_error');
     expect(result.output.endsWith(`\n${NOTE}`)).toBe(true);
   });
 
   it('resolves paths from workdir and a leading cd, and refuses a folder outside the workspace or missing', async () => {
     const { runtime, workspace } = setup({ 'src/app/a.txt': 'one\n', 'src/b.txt': 'b\n' });
-    const inApp = await runtime.call('exec_command', { cmd: `cd app && apply_patch <<'EOF'\n${update('a.txt', 'one', 'two')}\nEOF`, workdir: 'src' });
+    const inApp = await runtime.call('exec_command', {
+      cmd: `cd app && apply_patch <<'EOF'\n${update('a.txt', 'one', 'two')}\nEOF`,
+      workdir: 'src',
+    });
     expect(inApp.output).toBe(`Success. Updated the following files:\nM src/app/a.txt\n${NOTE}`);
     const upward = await runtime.call('exec_command', { cmd: `cd 'src/app' && apply_patch <<'EOF'\n${update('../b.txt', 'b', 'B')}\nEOF` });
     expect(upward.output).toBe(`Success. Updated the following files:\nM src/b.txt\n${NOTE}`);
     expect(workspace.snapshot()).toEqual({ 'src/app/a.txt': 'two\n', 'src/b.txt': 'B\n' });
 
     const outside = await runtime.call('exec_command', { cmd: `cd .. && apply_patch <<'EOF'\n${update('a.txt', 'two', 'x')}\nEOF` });
-    expect(outside.output).toBe(`Error [outside_workspace]: cd ..: path ".." escapes the workspace with ".."; nothing was changed. Patch paths are relative to the workspace root /workspace.\n${NOTE}`);
-    const escaping = await runtime.call('exec_command', { cmd: `cd src && apply_patch <<'EOF'\n${update('../../a.txt', 'two', 'x')}\nEOF` });
+    expect(outside.output).toBe(
+      `Error [outside_workspace]: cd ..: path ".." escapes the workspace with ".."; nothing was changed. Patch paths are relative to the workspace root /workspace.\n${NOTE}`,
+    );
+    const escaping = await runtime.call('exec_command', {
+      cmd: `cd src && apply_patch <<'EOF'\n${update('../../a.txt', 'two', 'x')}\nEOF`,
+    });
     expect(escaping.error?.code).toBe('outside_workspace');
     const missing = await runtime.call('exec_command', { cmd: `cd nowhere && apply_patch <<'EOF'\n${update('a.txt', 'two', 'x')}\nEOF` });
     expect(missing.output).toBe(`Error [tool_failed]: cd nowhere: nowhere is not an existing folder; nothing was changed.\n${NOTE}`);
@@ -92,14 +102,18 @@ describe('apply_patch sent through exec_command', () => {
 
   it('takes a home-relative cd as outside the workspace under a workdir too, never as a folder named ~', async () => {
     const { runtime, workspace } = setup({ 'src/~/x/a.txt': 'one\n' });
-    const home = await runtime.call('exec_command', { cmd: `cd ~/x && apply_patch <<'EOF'\n${update('a.txt', 'one', 'two')}\nEOF`, workdir: 'src' });
+    const home = await runtime.call('exec_command', {
+      cmd: `cd ~/x && apply_patch <<'EOF'\n${update('a.txt', 'one', 'two')}\nEOF`,
+      workdir: 'src',
+    });
     expect(home.error?.code).toBe('outside_workspace');
     expect(workspace.snapshot()).toEqual({ 'src/~/x/a.txt': 'one\n' });
   });
 
   it('counts as an edit for anti-blind-editing, and is blocked like one', async () => {
     const { runtime, workspace } = setup({ 'a.txt': '0\n' }, 2);
-    const step = (from: number) => runtime.call('exec_command', { cmd: `apply_patch <<'EOF'\n${update('a.txt', String(from), String(from + 1))}\nEOF` });
+    const step = (from: number) =>
+      runtime.call('exec_command', { cmd: `apply_patch <<'EOF'\n${update('a.txt', String(from), String(from + 1))}\nEOF` });
     expect((await step(0)).ok).toBe(true);
     expect(runtime.gate.mutationsSinceVerification).toBe(1);
     expect((await runtime.call('apply_patch', { input: update('a.txt', '1', '2') })).ok).toBe(true);
@@ -113,7 +127,12 @@ describe('apply_patch sent through exec_command', () => {
 
   it('runs anything that merely mentions apply_patch as a command', async () => {
     const { runtime, commands } = setup();
-    const mentions = ['echo apply_patch', 'apply_patch --help', `echo hi && apply_patch <<'EOF'\n${update('a', 'b', 'c')}\nEOF`, `apply_patch <<'EOF'\n${update('a', 'b', 'c')}\nEOF\nls`];
+    const mentions = [
+      'echo apply_patch',
+      'apply_patch --help',
+      `echo hi && apply_patch <<'EOF'\n${update('a', 'b', 'c')}\nEOF`,
+      `apply_patch <<'EOF'\n${update('a', 'b', 'c')}\nEOF\nls`,
+    ];
     for (const cmd of mentions) expect((await runtime.call('exec_command', { cmd })).output).toBe('ran');
     expect(commands).toEqual(mentions);
   });

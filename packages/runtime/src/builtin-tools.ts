@@ -1,4 +1,12 @@
-import { ToolHostError, toJsonSchema, type ToolContext, type ToolDefinition, type ToolImplementation, type ToolResult, type Workspace } from '@toolhost/core';
+import {
+  ToolHostError,
+  toJsonSchema,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolImplementation,
+  type ToolResult,
+  type Workspace,
+} from '@toolhost/core';
 import type { FileOperation } from '@toolhost/patch';
 import { PROFILE_TOOLS, describeBuiltinTool, type ShellGuidance, type ToolProfile } from '@toolhost/profiles';
 
@@ -13,7 +21,11 @@ export interface BuiltinImplementations {
 }
 
 /** The tools of `profile` by name, in the order the model sees them; throws `invalid_options` for one not given. */
-export function profileTools(profile: ToolProfile, implementations: BuiltinImplementations, searchTools: ToolImplementation): Map<string, ToolImplementation> {
+export function profileTools(
+  profile: ToolProfile,
+  implementations: BuiltinImplementations,
+  searchTools: ToolImplementation,
+): Map<string, ToolImplementation> {
   const tools = new Map<string, ToolImplementation>();
   for (const name of PROFILE_TOOLS[profile]) {
     const implementation = name === 'search_tools' ? searchTools : implementations[name as keyof BuiltinImplementations];

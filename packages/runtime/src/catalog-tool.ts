@@ -1,5 +1,13 @@
 import * as z from 'zod';
-import { ErrorCode, errorResult, maxOutputTokensSchema, okResult, toJsonSchema, type ToolDefinition, type ToolImplementation } from '@toolhost/core';
+import {
+  ErrorCode,
+  errorResult,
+  maxOutputTokensSchema,
+  okResult,
+  toJsonSchema,
+  type ToolDefinition,
+  type ToolImplementation,
+} from '@toolhost/core';
 import { catalogEntrySchema, isZodInputSchema, validateJsonSchemaArguments, type CatalogEntry } from '@toolhost/catalog';
 
 /** A catalog entry as a tool: what runs a call and what the model is shown. */

@@ -57,16 +57,26 @@ export function createCatalogVisibility(catalog: ToolCatalog): CatalogVisibility
       return list;
     },
     hidden(visible) {
-      return catalog.list().filter((entry) => !visible.has(entry.name)).map((entry) => catalogTool(entry).definition);
+      return catalog
+        .list()
+        .filter((entry) => !visible.has(entry.name))
+        .map((entry) => catalogTool(entry).definition);
     },
     notCallable(name, visibleNames) {
       const entry = catalog.get(name);
       if (entry && pending.includes(name)) {
         return errorResult(ErrorCode.UnknownTool, `${name} was found by search_tools and becomes callable in the next request.`);
       }
-      if (entry) return errorResult(ErrorCode.UnknownTool, `${name} is not loaded. Call search_tools with {"query":"${name}"} first; it becomes callable in the next request.`);
+      if (entry)
+        return errorResult(
+          ErrorCode.UnknownTool,
+          `${name} is not loaded. Call search_tools with {"query":"${name}"} first; it becomes callable in the next request.`,
+        );
       const names = visibleNames().join(', ');
-      return errorResult(ErrorCode.UnknownTool, `No tool named ${JSON.stringify(String(name).slice(0, 100))}. Available tools: ${names}. Use search_tools to find others.`);
+      return errorResult(
+        ErrorCode.UnknownTool,
+        `No tool named ${JSON.stringify(String(name).slice(0, 100))}. Available tools: ${names}. Use search_tools to find others.`,
+      );
     },
     forget(name) {
       for (const list of [expanded, pending]) {

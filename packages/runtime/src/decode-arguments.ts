@@ -1,4 +1,11 @@
-import { ErrorCode, errorResult, preflightMaxOutputTokens, validateArguments, type ToolImplementation, type ToolResult } from '@toolhost/core';
+import {
+  ErrorCode,
+  errorResult,
+  preflightMaxOutputTokens,
+  validateArguments,
+  type ToolImplementation,
+  type ToolResult,
+} from '@toolhost/core';
 
 /** A call's arguments decoded for its tool: the valid values and the output budget, or the answer refusing them. */
 export type DecodedArguments =

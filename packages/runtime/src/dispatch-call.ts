@@ -1,4 +1,11 @@
-import { DEFAULT_MAX_OUTPUT_TOKENS, ErrorCode, errorResult, type ToolImplementation, type ToolResult, type ToolVocabulary } from '@toolhost/core';
+import {
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  ErrorCode,
+  errorResult,
+  type ToolImplementation,
+  type ToolResult,
+  type ToolVocabulary,
+} from '@toolhost/core';
 import { isLegacyToolName, legacyToolMessage, type VerificationGate } from '@toolhost/profiles';
 import { parseApplyPatchInvocation } from './apply-patch-invocation.js';
 import type { CallContext } from './call-context.js';
@@ -32,7 +39,14 @@ export interface DispatchParts {
 export function createDispatch(parts: DispatchParts): DispatchCall {
   const { builtins, visibility, gate, context, shellSentPatch, isClosed } = parts;
 
-  const run = async (name: string, implementation: ToolImplementation, values: Record<string, unknown>, budget: number, signal: AbortSignal, vocabulary: ToolVocabulary): Promise<ToolResult> => {
+  const run = async (
+    name: string,
+    implementation: ToolImplementation,
+    values: Record<string, unknown>,
+    budget: number,
+    signal: AbortSignal,
+    vocabulary: ToolVocabulary,
+  ): Promise<ToolResult> => {
     if (name === 'exec_command' && shellSentPatch && typeof values.cmd === 'string') {
       const invocation = parseApplyPatchInvocation(values.cmd);
       if (invocation) return shellSentPatch(invocation, values.workdir, budget, signal, vocabulary);

@@ -5,7 +5,12 @@ import type { BuiltinImplementations } from './builtin-tools.js';
 import type { CallContext } from './call-context.js';
 
 /** Applies file operations under the gate, within a budget, with texts in `vocabulary`'s tool names. */
-export type ApplyOperations = (operations: readonly FileOperation[], budget: number, signal: AbortSignal, vocabulary: ToolVocabulary) => Promise<ToolResult>;
+export type ApplyOperations = (
+  operations: readonly FileOperation[],
+  budget: number,
+  signal: AbortSignal,
+  vocabulary: ToolVocabulary,
+) => Promise<ToolResult>;
 
 /** What the edit path works with. */
 export interface EditPathParts {
@@ -23,7 +28,8 @@ export interface EditPathParts {
 export function createEditPath(parts: EditPathParts): ApplyOperations {
   const { patchTool, gate, context, isClosed } = parts;
   return async (operations, budget, signal, vocabulary) => {
-    if (!patchTool?.applyOperations) return errorResult(ErrorCode.UnknownTool, `This host has no ${vocabulary.edit} tool; edit files with ${vocabulary.shell}.`);
+    if (!patchTool?.applyOperations)
+      return errorResult(ErrorCode.UnknownTool, `This host has no ${vocabulary.edit} tool; edit files with ${vocabulary.shell}.`);
     const blocked = gate.check('apply_patch', vocabulary.shell);
     if (blocked) return blocked;
     let result: ToolResult;
@@ -33,7 +39,11 @@ export function createEditPath(parts: EditPathParts): ApplyOperations {
         : await patchTool.applyOperations(operations, context(budget, signal, vocabulary));
     } catch (error) {
       if (isClosed()) result = errorResult(ErrorCode.ToolFailed, `${vocabulary.edit} was interrupted because the host closed`);
-      else result = errorResult(ErrorCode.InternalError, `${vocabulary.edit} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+      else
+        result = errorResult(
+          ErrorCode.InternalError,
+          `${vocabulary.edit} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+        );
     }
     gate.record('apply_patch', {}, result);
     return result;

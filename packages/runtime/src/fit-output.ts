@@ -1,5 +1,12 @@
-import { budgetOutput, DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_LIMIT,
-  MAX_OUTPUT_TOKENS_FLOOR, type Spool, type Tokenizer, type ToolResult } from '@toolhost/core';
+import {
+  budgetOutput,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  MAX_OUTPUT_TOKENS_LIMIT,
+  MAX_OUTPUT_TOKENS_FLOOR,
+  type Spool,
+  type Tokenizer,
+  type ToolResult,
+} from '@toolhost/core';
 import type { BudgetedText } from './tool-surface.js';
 
 /** Fits a result to a token budget: head and tail kept around a marker, the complete text in the spool. */
@@ -28,5 +35,7 @@ export function clampBudget(maxOutputTokens: number | undefined): number {
 /** A fitted text result as {@link BudgetedText}. */
 export function budgetedText(fitted: ToolResult): BudgetedText {
   const spoolPath = fitted.data?.spool_path;
-  return typeof spoolPath === 'string' ? { output: fitted.output, truncated: true, spool_path: spoolPath } : { output: fitted.output, truncated: false };
+  return typeof spoolPath === 'string'
+    ? { output: fitted.output, truncated: true, spool_path: spoolPath }
+    : { output: fitted.output, truncated: false };
 }

@@ -1,6 +1,13 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { ToolHostError, approximateTokenizer, createMemorySpool, createMemoryWorkspace, maxOutputTokensSchema, okResult } from '@toolhost/core';
+import {
+  ToolHostError,
+  approximateTokenizer,
+  createMemorySpool,
+  createMemoryWorkspace,
+  maxOutputTokensSchema,
+  okResult,
+} from '@toolhost/core';
 import { resolveShellProfile } from '@toolhost/profiles';
 import { forwardToolSurface } from './forward-tool-surface.js';
 import { createToolRuntime } from './tool-runtime.js';

@@ -4,7 +4,10 @@ import type { ToolSurface } from './tool-surface.js';
  * A host over `runtime`: the tool surface forwarded to it (`tools` and `deferredTools` read it at each access), with
  * the host's `own` members added; an own member of the surface (the fake host's `call`) replaces the forwarded one.
  */
-export function forwardToolSurface<Host extends ToolSurface>(runtime: ToolSurface, own: Omit<Host, keyof ToolSurface> & Partial<ToolSurface>): Host {
+export function forwardToolSurface<Host extends ToolSurface>(
+  runtime: ToolSurface,
+  own: Omit<Host, keyof ToolSurface> & Partial<ToolSurface>,
+): Host {
   const surface: ToolSurface = {
     get tools() {
       return runtime.tools;

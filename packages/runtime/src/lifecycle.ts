@@ -17,7 +17,8 @@ export function createLifecycle(): Lifecycle {
   // Every call in flight listens for the host closing; many concurrent calls are normal, not a leak. (Node only;
   // reached through process.getBuiltinModule so this package imports no Node builtin.)
   const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const events = nodeProcess?.getBuiltinModule?.('node:events') as { setMaxListeners?: (n: number, target: EventTarget) => void } | undefined;
+  const events = nodeProcess?.getBuiltinModule?.('node:events') as
+    { setMaxListeners?: (n: number, target: EventTarget) => void } | undefined;
   events?.setMaxListeners?.(0, abort.signal);
   let closed = false;
   let closing: Promise<void> | undefined;

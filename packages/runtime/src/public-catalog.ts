@@ -6,7 +6,11 @@ import type { CatalogVisibility } from './catalog-visibility.js';
  * The catalog as callers see it: an entry may not take a reserved name (a built-in or legacy tool; those already in
  * the catalog are checked here), and a removed tool leaves the tool list.
  */
-export function createPublicCatalog(catalog: ToolCatalog, visibility: CatalogVisibility, isReserved: (name: string) => boolean): ToolCatalog {
+export function createPublicCatalog(
+  catalog: ToolCatalog,
+  visibility: CatalogVisibility,
+  isReserved: (name: string) => boolean,
+): ToolCatalog {
   const checkName = (name: unknown) => {
     if (typeof name === 'string' && isReserved(name)) {
       throw new ToolHostError('duplicate_tool', `catalog entry ${name} collides with a built-in or legacy tool name`);

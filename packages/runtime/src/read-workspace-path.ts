@@ -56,7 +56,8 @@ export async function readWorkspacePath(workspace: Workspace, input: string): Pr
   try {
     const stat = await workspace.stat(check.relative);
     if (!stat) return failure(ErrorCode.ToolFailed, `${shown} does not exist. Check the path, or list its folder first.`);
-    if (stat.kind === 'directory') return { ok: true, kind: 'directory', path: check.relative, entries: await listTwoLevels(workspace, check.relative) };
+    if (stat.kind === 'directory')
+      return { ok: true, kind: 'directory', path: check.relative, entries: await listTwoLevels(workspace, check.relative) };
     if (stat.kind !== 'file') return failure(ErrorCode.ToolFailed, `${shown} is not a regular file.`);
     const bytes = await workspace.readFile(check.relative);
     let text: string;

@@ -4,7 +4,13 @@ import { rebaseOperations, type ApplyPatchInvocation } from './apply-patch-invoc
 import type { ApplyOperations } from './edit-path.js';
 
 /** Answers an apply_patch heredoc sent to exec_command, as exec_command's result. */
-export type ShellSentPatch = (invocation: ApplyPatchInvocation, workdir: unknown, budget: number, signal: AbortSignal, vocabulary: ToolVocabulary) => Promise<ToolResult>;
+export type ShellSentPatch = (
+  invocation: ApplyPatchInvocation,
+  workdir: unknown,
+  budget: number,
+  signal: AbortSignal,
+  vocabulary: ToolVocabulary,
+) => Promise<ToolResult>;
 
 /** The line that follows the result of an apply_patch heredoc sent through the shell tool. */
 function applyPatchViaShellNote(vocabulary: ToolVocabulary): string {
@@ -28,31 +34,49 @@ function withPatchNote(result: ToolResult, vocabulary: ToolVocabulary): ToolResu
  */
 async function patchDirectory(workspace: Workspace, invocation: ApplyPatchInvocation, workdir: unknown): Promise<string | ToolResult> {
   const parts = [typeof workdir === 'string' ? workdir : '', invocation.directory ?? ''];
-  const joined = parts.reduce((base, part) => (part === '' ? base : part.startsWith('/') || part.startsWith('~') || base === '' ? part : `${base}/${part}`), '');
+  const joined = parts.reduce(
+    (base, part) => (part === '' ? base : part.startsWith('/') || part.startsWith('~') || base === '' ? part : `${base}/${part}`),
+    '',
+  );
   if (joined === '') return '';
   const what = invocation.directory === undefined ? 'workdir' : `cd ${invocation.directory}`;
   const check = await resolveWorkspacePath(workspace, joined);
-  if (!check.ok) return errorResult(ErrorCode.OutsideWorkspace, `${what}: ${check.message}; nothing was changed. Patch paths are relative to the workspace root ${workspace.root}.`);
+  if (!check.ok)
+    return errorResult(
+      ErrorCode.OutsideWorkspace,
+      `${what}: ${check.message}; nothing was changed. Patch paths are relative to the workspace root ${workspace.root}.`,
+    );
   if (check.relative === '') return '';
   const stat = await workspace.stat(check.relative);
-  if (stat?.kind !== 'directory') return errorResult(ErrorCode.ToolFailed, `${what}: ${check.relative} is not an existing folder; nothing was changed.`);
+  if (stat?.kind !== 'directory')
+    return errorResult(ErrorCode.ToolFailed, `${what}: ${check.relative} is not an existing folder; nothing was changed.`);
   return check.relative;
 }
 
 /** Applies an apply_patch heredoc sent to exec_command as the patch tool would: same engine, same gate. */
 export function createShellSentPatch(workspace: Workspace, applyOperations: ApplyOperations): ShellSentPatch {
-  const apply = async (invocation: ApplyPatchInvocation, workdir: unknown, budget: number, signal: AbortSignal, vocabulary: ToolVocabulary): Promise<ToolResult> => {
+  const apply = async (
+    invocation: ApplyPatchInvocation,
+    workdir: unknown,
+    budget: number,
+    signal: AbortSignal,
+    vocabulary: ToolVocabulary,
+  ): Promise<ToolResult> => {
     const parsed = parsePatch(invocation.patch);
     if (!parsed.ok) return errorResult(ErrorCode.PatchParseError, parsed.message, { line: parsed.line });
     let directory: string | ToolResult;
     try {
       directory = await patchDirectory(workspace, invocation, workdir);
     } catch (error) {
-      return errorResult(ErrorCode.ToolFailed, `The patch was not applied and no file was changed: ${error instanceof Error ? error.message : String(error)}.`);
+      return errorResult(
+        ErrorCode.ToolFailed,
+        `The patch was not applied and no file was changed: ${error instanceof Error ? error.message : String(error)}.`,
+      );
     }
     if (typeof directory !== 'string') return directory;
     // The model wrote patch text: its report counts patch lines, whatever tool names the model has.
     return applyOperations(rebaseOperations(parsed.patch.operations, directory), budget, signal, { ...vocabulary, edits: 'patch' });
   };
-  return async (invocation, workdir, budget, signal, vocabulary) => withPatchNote(await apply(invocation, workdir, budget, signal, vocabulary), vocabulary);
+  return async (invocation, workdir, budget, signal, vocabulary) =>
+    withPatchNote(await apply(invocation, workdir, budget, signal, vocabulary), vocabulary);
 }

@@ -33,7 +33,11 @@ export function createPatchEngine(): PatchEngine {
  */
 export function createBuiltinImplementations(profile: ToolProfile, engines: ToolEngineFactories): BuiltinImplementations {
   const exec = engines.exec();
-  const implementations: BuiltinImplementations = { exec_command: exec.execCommand, write_stdin: exec.writeStdin, apply_patch: engines.patch() };
+  const implementations: BuiltinImplementations = {
+    exec_command: exec.execCommand,
+    write_stdin: exec.writeStdin,
+    apply_patch: engines.patch(),
+  };
   if (PROFILE_TOOLS[profile].includes('code_search')) implementations.code_search = engines.codeSearch();
   return implementations;
 }

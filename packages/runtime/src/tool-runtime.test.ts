@@ -19,7 +19,14 @@ function recordingTool(name: string, output: (args: Record<string, unknown>) => 
   const calls: Record<string, unknown>[] = [];
   const implementation: ToolImplementation = {
     name,
-    schema: z.strictObject({ cmd: z.string().optional(), session_id: z.int().optional(), chars: z.string().optional(), input: z.string().optional(), query: z.string().optional(), max_output_tokens: maxOutputTokensSchema }),
+    schema: z.strictObject({
+      cmd: z.string().optional(),
+      session_id: z.int().optional(),
+      chars: z.string().optional(),
+      input: z.string().optional(),
+      query: z.string().optional(),
+      max_output_tokens: maxOutputTokensSchema,
+    }),
     async execute(args, context) {
       calls.push({ ...args, budget: context.maxOutputTokens });
       return okResult(output(args));
@@ -49,7 +56,15 @@ function makeRuntime(overrides: Partial<BuiltinImplementations> = {}) {
 }
 
 describe('max_output_tokens preflight', () => {
-  const malformed: [string, unknown][] = [['"100"', '100'], ['1.5', 1.5], ['0', 0], ['-1', -1], ['50001', 50_001], ['null', null], ['true', true]];
+  const malformed: [string, unknown][] = [
+    ['"100"', '100'],
+    ['1.5', 1.5],
+    ['0', 0],
+    ['-1', -1],
+    ['50001', 50_001],
+    ['null', null],
+    ['true', true],
+  ];
   for (const tool of ['exec_command', 'write_stdin', 'apply_patch', 'search_tools', 'code_search']) {
     it.each(malformed)(`${tool} rejects %s before dispatch`, async (_label, value) => {
       const { runtime, exec } = makeRuntime();
@@ -117,7 +132,12 @@ describe('dispatch', () => {
   });
 
   it('turns an exception inside a tool into an internal_error result', async () => {
-    const broken: ToolImplementation = { ...recordingTool('apply_patch').implementation, execute: async () => { throw new Error('boom'); } };
+    const broken: ToolImplementation = {
+      ...recordingTool('apply_patch').implementation,
+      execute: async () => {
+        throw new Error('boom');
+      },
+    };
     const { runtime } = makeRuntime({ apply_patch: broken });
     const result = await runtime.call('apply_patch', { input: 'x' });
     expect(result).toMatchObject({ ok: false, error: { code: 'internal_error' } });
@@ -176,7 +196,9 @@ describe('dispatch', () => {
   it('throws ToolHostError host_closed after close()', async () => {
     const { runtime } = makeRuntime();
     await runtime.close();
-    await expect(runtime.call('exec_command', { cmd: 'x' })).rejects.toSatisfy((error) => ToolHostError.is(error) && error.code === 'host_closed');
+    await expect(runtime.call('exec_command', { cmd: 'x' })).rejects.toSatisfy(
+      (error) => ToolHostError.is(error) && error.code === 'host_closed',
+    );
     expect(() => runtime.nextSegment()).toThrow(ToolHostError);
   });
 
@@ -188,7 +210,10 @@ describe('dispatch', () => {
         throw new Error('close failed synchronously');
       },
     };
-    const closing = (name: string): ToolImplementation => ({ ...recordingTool(name).implementation, close: async () => void closed.push(name) });
+    const closing = (name: string): ToolImplementation => ({
+      ...recordingTool(name).implementation,
+      close: async () => void closed.push(name),
+    });
     const { runtime } = makeRuntime({ exec_command: throwing, write_stdin: closing('write_stdin'), code_search: closing('code_search') });
     await runtime.close();
     expect(closed.sort()).toEqual(['code_search', 'write_stdin']);

@@ -1,7 +1,14 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS, ErrorCode, ToolHostError, errorResult, okResult, TOOLHOST_VOCABULARY } from '@toolhost/core';
 import type { Spool, Tokenizer, ToolResult, ToolVocabulary, Workspace } from '@toolhost/core';
 import { createToolCatalog, type CatalogEmbedder, type CatalogEntry } from '@toolhost/catalog';
-import { createVerificationGate, isLegacyToolName, type ShellGuidance, type ToolProfile, type VerificationGate, type VerificationGateOptions } from '@toolhost/profiles';
+import {
+  createVerificationGate,
+  isLegacyToolName,
+  type ShellGuidance,
+  type ToolProfile,
+  type VerificationGate,
+  type VerificationGateOptions,
+} from '@toolhost/profiles';
 import { builtinDefinition, profileTools, type BuiltinImplementations } from './builtin-tools.js';
 import { callContext } from './call-context.js';
 import { createCatalogVisibility } from './catalog-visibility.js';
@@ -53,17 +60,29 @@ export interface ToolRuntime extends ToolSurface {
 /** Creates the dispatch core: tool list, preflight, validation, gate, budgeting and deferred expansion. */
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const vocabulary = options.vocabulary ?? TOOLHOST_VOCABULARY;
-  const catalog = createToolCatalog(options.catalog ?? [], { embedder: options.catalogEmbedder, embeddingWeight: options.catalogEmbeddingWeight });
+  const catalog = createToolCatalog(options.catalog ?? [], {
+    embedder: options.catalogEmbedder,
+    embeddingWeight: options.catalogEmbeddingWeight,
+  });
   const gate = createVerificationGate(options.verification);
   const lifecycle = createLifecycle();
   const isClosed = () => lifecycle.closed;
   const visibility = createCatalogVisibility(catalog);
   const builtins = profileTools(options.profile, options.implementations, visibility.searchTools);
-  const publicCatalog = createPublicCatalog(catalog, visibility, (name) => builtins.has(name) || name === 'search_tools' || isLegacyToolName(name));
+  const publicCatalog = createPublicCatalog(
+    catalog,
+    visibility,
+    (name) => builtins.has(name) || name === 'search_tools' || isLegacyToolName(name),
+  );
   if (builtins.has('code_search')) options.implementations.code_search?.prepare?.(options.workspace);
   const builtinDefinitions = [...builtins.values()].map((implementation) => builtinDefinition(implementation, options.guidance));
   const visibleDefinitions = () => [...builtinDefinitions, ...visibility.definitions()];
-  const context = callContext({ workspace: options.workspace, tokenizer: options.tokenizer, spool: options.spool, shell: options.guidance.kind });
+  const context = callContext({
+    workspace: options.workspace,
+    tokenizer: options.tokenizer,
+    spool: options.spool,
+    shell: options.guidance.kind,
+  });
   const patchTool = builtins.has('apply_patch') ? options.implementations.apply_patch : undefined;
   const applyOperations = createEditPath({ patchTool, gate, context, isClosed });
   const dispatch = createDispatch({
@@ -76,9 +95,15 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     isClosed,
   });
   const fit = createOutputFitter(options.tokenizer, options.spool);
-  const traced = createToolTelemetry({ options: options.telemetry, environment: options.environmentKind, countTokens: (text) => options.tokenizer.count(text) });
+  const traced = createToolTelemetry({
+    options: options.telemetry,
+    environment: options.environmentKind,
+    countTokens: (text) => options.tokenizer.count(text),
+  });
   const commandOf = (name: string, args: unknown): string | undefined =>
-    name === 'exec_command' && args && typeof args === 'object' && typeof (args as { cmd?: unknown }).cmd === 'string' ? (args as { cmd: string }).cmd : undefined;
+    name === 'exec_command' && args && typeof args === 'object' && typeof (args as { cmd?: unknown }).cmd === 'string'
+      ? (args as { cmd: string }).cmd
+      : undefined;
 
   return {
     get tools() {
@@ -105,11 +130,18 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         } catch (error) {
           if (ToolHostError.is(error)) throw error;
           const message = error instanceof Error ? error.message : String(error);
-          result = await fit(name, errorResult(ErrorCode.InternalError, `${String(name).slice(0, 100)} failed unexpectedly: ${message}`), DEFAULT_MAX_OUTPUT_TOKENS);
+          result = await fit(
+            name,
+            errorResult(ErrorCode.InternalError, `${String(name).slice(0, 100)} failed unexpectedly: ${message}`),
+            DEFAULT_MAX_OUTPUT_TOKENS,
+          );
         }
         options.onCall?.(name, args, result);
         const original = unfitted?.output;
-        return { result, originalTokens: original !== undefined && original !== result.output ? () => options.tokenizer.count(original) : undefined };
+        return {
+          result,
+          originalTokens: original !== undefined && original !== result.output ? () => options.tokenizer.count(original) : undefined,
+        };
       });
     },
     readPath(path) {

@@ -29,7 +29,11 @@ const refusal = (error: ToolHostError | undefined) => (error ? { code: error.cod
 
 describe('createHostKeyPolicy with knownHosts', () => {
   it('trusts a listed key and refuses an unknown host, naming host, port, key type, fingerprint and how to trust it', async () => {
-    const policy = await createHostKeyPolicy({ host: '127.0.0.1', port: 42022, knownHosts: `[127.0.0.1]:42022 ${line('host-ed25519.pub')}\n` });
+    const policy = await createHostKeyPolicy({
+      host: '127.0.0.1',
+      port: 42022,
+      knownHosts: `[127.0.0.1]:42022 ${line('host-ed25519.pub')}\n`,
+    });
     expect(policy.check(ed25519)).toBeUndefined();
     const elsewhere = await createHostKeyPolicy({ host: '127.0.0.1', port: 42022, knownHosts: `127.0.0.1 ${line('host-ed25519.pub')}\n` });
     expect(refusal(elsewhere.check(ed25519))).toEqual({
@@ -62,14 +66,20 @@ describe('createHostKeyPolicy with knownHosts', () => {
     const policy = await createHostKeyPolicy({ host: 'x.ca.internal', port: 22, knownHosts: fixture('known_hosts') });
     const error = policy.check(other);
     expect(error?.code).toBe('host_key_unknown');
-    expect(error?.message).toContain(' @cert-authority lines name this host, but host certificates are not supported: list the host key itself.');
+    expect(error?.message).toContain(
+      ' @cert-authority lines name this host, but host certificates are not supported: list the host key itself.',
+    );
   });
 
   it('reads an array of paths and texts, each a source; a one-line text is text, not a path', async () => {
     const folder = freshFolder();
     const file = join(folder, 'hashed');
     writeFileSync(file, fixture('known_hosts.hashed'));
-    const policy = await createHostKeyPolicy({ host: 'build-8.internal', port: 22, knownHosts: [file, `build-8.internal ${line('host-rsa.pub')}`] });
+    const policy = await createHostKeyPolicy({
+      host: 'build-8.internal',
+      port: 22,
+      knownHosts: [file, `build-8.internal ${line('host-rsa.pub')}`],
+    });
     expect(policy.check(rsa)).toBeUndefined();
     expect(policy.knownKeyTypes).toEqual(['ssh-rsa']);
     const hashedOnly = await createHostKeyPolicy({ host: '10.0.0.7', port: 22, knownHosts: [file] });
@@ -87,7 +97,8 @@ describe('createHostKeyPolicy with knownHosts', () => {
     });
     await expect(createHostKeyPolicy({ host: 'h', port: 22, knownHosts: [Buffer.from('x') as unknown as string] })).rejects.toMatchObject({
       code: 'invalid_options',
-      message: "knownHosts must be a path or the text of a known_hosts file (or an array of them), got bytes (give the file's path, or its text read as 'utf8')",
+      message:
+        "knownHosts must be a path or the text of a known_hosts file (or an array of them), got bytes (give the file's path, or its text read as 'utf8')",
     });
   });
 });
@@ -96,7 +107,12 @@ describe('createHostKeyPolicy with the default files', () => {
   it("reads OpenSSH's user and global known_hosts files, and names them when the host is in none", async () => {
     const home = freshFolder();
     vi.stubEnv('HOME', home);
-    expect(defaultKnownHostsFiles()).toEqual([join(home, '.ssh/known_hosts'), join(home, '.ssh/known_hosts2'), '/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2']);
+    expect(defaultKnownHostsFiles()).toEqual([
+      join(home, '.ssh/known_hosts'),
+      join(home, '.ssh/known_hosts2'),
+      '/etc/ssh/ssh_known_hosts',
+      '/etc/ssh/ssh_known_hosts2',
+    ]);
     const unknown = await createHostKeyPolicy({ host: 'build-7.internal', port: 2222, knownHosts: undefined });
     expect(refusal(unknown.check(ed25519))).toEqual({
       code: 'host_key_unknown',
@@ -112,7 +128,13 @@ describe('createHostKeyPolicy with the default files', () => {
 
 describe('createHostKeyPolicy with hostKey', () => {
   it('trusts the pinned key, given as a public key line, its base64 or its fingerprint; refuses any other', async () => {
-    for (const hostKey of [line('host-ed25519.pub'), line('host-ed25519.pub').split(' ')[1]!, ED25519, `${ED25519}=`, [line('host-rsa.pub'), ED25519]]) {
+    for (const hostKey of [
+      line('host-ed25519.pub'),
+      line('host-ed25519.pub').split(' ')[1]!,
+      ED25519,
+      `${ED25519}=`,
+      [line('host-rsa.pub'), ED25519],
+    ]) {
       const policy = await createHostKeyPolicy({ host: 'h', port: 22, hostKey });
       expect(policy.check(ed25519)).toBeUndefined();
       expect(policy.check(other)?.code).toBe('host_key_changed');
@@ -126,7 +148,14 @@ describe('createHostKeyPolicy with hostKey', () => {
   });
 
   it('refuses a hostKey that is no key or fingerprint', async () => {
-    for (const hostKey of ['SHA256:short', 'ssh-ed25519 !!!', 'ssh-rsa ' + line('host-ed25519.pub').split(' ')[1], '', [], [7 as unknown as string]]) {
+    for (const hostKey of [
+      'SHA256:short',
+      'ssh-ed25519 !!!',
+      'ssh-rsa ' + line('host-ed25519.pub').split(' ')[1],
+      '',
+      [],
+      [7 as unknown as string],
+    ]) {
       await expect(createHostKeyPolicy({ host: 'h', port: 22, hostKey })).rejects.toMatchObject({ code: 'invalid_options' });
     }
   });

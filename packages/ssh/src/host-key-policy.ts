@@ -69,7 +69,11 @@ async function readGivenKnownHosts(knownHosts: string | readonly string[]): Prom
   const list: readonly unknown[] = typeof knownHosts === 'string' ? [knownHosts] : knownHosts;
   const sources: KnownHostsSources = { entries: [], checked: [], files: [] };
   for (const [index, value] of list.entries()) {
-    if (typeof value !== 'string') throw new ToolHostError('invalid_options', `knownHosts must be a path or the text of a known_hosts file (or an array of them), got ${kindOf(value)}`);
+    if (typeof value !== 'string')
+      throw new ToolHostError(
+        'invalid_options',
+        `knownHosts must be a path or the text of a known_hosts file (or an array of them), got ${kindOf(value)}`,
+      );
     if (isKnownHostsText(value)) {
       const label = list.length === 1 ? 'knownHosts text' : `knownHosts[${index}] text`;
       sources.checked.push(label);
@@ -80,7 +84,10 @@ async function readGivenKnownHosts(knownHosts: string | readonly string[]): Prom
     try {
       text = await readFile(value, 'utf8');
     } catch (error) {
-      throw new ToolHostError('invalid_options', `knownHosts ${JSON.stringify(value)} is neither a readable file nor known_hosts text: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ToolHostError(
+        'invalid_options',
+        `knownHosts ${JSON.stringify(value)} is neither a readable file nor known_hosts text: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     sources.checked.push(value);
     sources.files.push(value);
@@ -94,7 +101,10 @@ type PinnedKey = { key: Buffer; fingerprint: string } | { key: undefined; finger
 
 function parsePinnedKey(value: unknown): PinnedKey {
   const invalid = (got = JSON.stringify(value)) =>
-    new ToolHostError('invalid_options', `hostKey must be a public key ("ssh-ed25519 AAAA…", as in the host's /etc/ssh/ssh_host_*_key.pub), its base64, or its "SHA256:…" fingerprint, got ${got}`);
+    new ToolHostError(
+      'invalid_options',
+      `hostKey must be a public key ("ssh-ed25519 AAAA…", as in the host's /etc/ssh/ssh_host_*_key.pub), its base64, or its "SHA256:…" fingerprint, got ${got}`,
+    );
   if (typeof value !== 'string') throw invalid(kindOf(value));
   const fields = value.trim().split(/[ \t]+/);
   const fingerprint = /^SHA256:([A-Za-z0-9+/]{43})=?$/.exec(fields[0] ?? '');
@@ -129,7 +139,8 @@ function where(listed: KnownHostKey): string {
   return `${listed.entry.source}:${listed.entry.line}`;
 }
 
-const intercepted = 'Someone may be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled or given new keys.';
+const intercepted =
+  'Someone may be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled or given new keys.';
 
 /** Builds the policy of one SSH environment, reading the known_hosts files once. */
 export async function createHostKeyPolicy(options: HostKeyPolicyOptions): Promise<HostKeyPolicy> {
@@ -157,8 +168,12 @@ export async function createHostKeyPolicy(options: HostKeyPolicyOptions): Promis
   const given = options.knownHosts !== undefined;
   const sources = given ? await readGivenKnownHosts(options.knownHosts!) : await readDefaultKnownHosts();
   const target = given ? sources.files[0] : '~/.ssh/known_hosts';
-  const add = target === undefined ? `add the line that ${described.keyscan} prints to knownHosts` : `run ${described.keyscan} >> ${target.startsWith('~/') ? target : shellWord(target)}`;
-  const lookup = target === undefined ? '' : ` (ssh-keygen -F ${described.quoted}${given ? ` -f ${shellWord(target)}` : ''} then shows the entry)`;
+  const add =
+    target === undefined
+      ? `add the line that ${described.keyscan} prints to knownHosts`
+      : `run ${described.keyscan} >> ${target.startsWith('~/') ? target : shellWord(target)}`;
+  const lookup =
+    target === undefined ? '' : ` (ssh-keygen -F ${described.quoted}${given ? ` -f ${shellWord(target)}` : ''} then shows the entry)`;
   const forHost = hostKeysFor(sources.entries, described.name).filter((listed) => listed.entry.marker === undefined);
   return {
     knownKeyTypes: [...new Set(forHost.map((listed) => listed.entry.keyType))],
@@ -175,14 +190,20 @@ export async function createHostKeyPolicy(options: HostKeyPolicyOptions): Promis
         case 'changed': {
           const listed = verdict.listed.map((entry) => `${describeKey(entry.key)} (${where(entry)})`).join(', ');
           const files = [...new Set(verdict.listed.map((entry) => entry.entry.source))].filter((source) => !source.endsWith(' text'));
-          const remove = files.length > 0 ? files.map((file) => `ssh-keygen -R ${described.quoted} -f ${shellWord(file)}`).join('; ') : 'from knownHosts';
+          const remove =
+            files.length > 0
+              ? files.map((file) => `ssh-keygen -R ${described.quoted} -f ${shellWord(file)}`).join('; ')
+              : 'from knownHosts';
           return new ToolHostError(
             'host_key_changed',
             `The SSH host key of ${described.shown} has changed: the host offered ${describeKey(key)}, but known_hosts lists ${listed} for ${described.name}. ${intercepted} Refused. If the new key is expected, ${checkWithOwner(key)}, remove the old entry (${remove}), then ${add}.`,
           );
         }
         case 'unknown': {
-          const authorities = verdict.certificateAuthorities > 0 ? ' @cert-authority lines name this host, but host certificates are not supported: list the host key itself.' : '';
+          const authorities =
+            verdict.certificateAuthorities > 0
+              ? ' @cert-authority lines name this host, but host certificates are not supported: list the host key itself.'
+              : '';
           return new ToolHostError(
             'host_key_unknown',
             `The SSH host ${described.shown} is not known: it offered ${describeKey(key)}, and no known_hosts entry names ${described.name} (checked: ${sources.checked.join(', ') || 'nothing'}).${authorities} Refused. To trust it, ${checkWithOwner(key)}, then ${add}${lookup}; or pass hostKey: '${publicKeyFingerprint(key)}'${given ? '' : ' or knownHosts'}.`,

@@ -59,13 +59,21 @@ describe('host names and patterns', () => {
       'ca-like.internal': [],
       'mismatched.internal': [15],
     };
-    const matched = Object.fromEntries(Object.keys(expected).map((name) => [name, plain.filter((entry) => entryNamesHost(entry, name)).map((entry) => entry.line)]));
+    const matched = Object.fromEntries(
+      Object.keys(expected).map((name) => [name, plain.filter((entry) => entryNamesHost(entry, name)).map((entry) => entry.line)]),
+    );
     expect(matched).toEqual(expected);
   });
 
   it('matches entries hashed by ssh-keygen -H (HMAC-SHA1 of the name, [host]:port included), and nothing else', () => {
     const lines = (name: string) => hashed.filter((entry) => entryNamesHost(entry, name)).map((entry) => entry.line);
-    expect([lines('build-7.internal'), lines('10.0.0.7'), lines('[build-7.internal]:2222'), lines('build-8.internal'), lines('[build-7.internal]:2223')]).toEqual([[1], [2], [3], [], []]);
+    expect([
+      lines('build-7.internal'),
+      lines('10.0.0.7'),
+      lines('[build-7.internal]:2222'),
+      lines('build-8.internal'),
+      lines('[build-7.internal]:2223'),
+    ]).toEqual([[1], [2], [3], [], []]);
     expect(entryNamesHost({ hosts: '|1|bad' }, 'build-7.internal')).toBe(false);
     expect(entryNamesHost({ hosts: '|2|7/FOs3cnsfXavS29ufm7EiPcQv4=|WNNrPy4F+jp1f6FnuTg3/0qburs=' }, 'build-7.internal')).toBe(false);
   });

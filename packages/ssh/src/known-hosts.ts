@@ -21,7 +21,9 @@ export function parseKnownHosts(text: string, source: string): KnownHostsEntry[]
   const entries: KnownHostsEntry[] = [];
   const lines = text.split('\n');
   for (let index = 0; index < lines.length; index++) {
-    const fields = lines[index]!.replace(/\r$/, '').trim().split(/[ \t]+/);
+    const fields = lines[index]!.replace(/\r$/, '')
+      .trim()
+      .split(/[ \t]+/);
     if (fields[0] === '' || fields[0]!.startsWith('#')) continue;
     let marker: KnownHostsEntry['marker'];
     if (fields[0]!.startsWith('@')) {

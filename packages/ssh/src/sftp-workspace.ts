@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { SFTPWrapper, Stats } from 'ssh2';
-import { parseRipgrepFileList, REMOTE_RIPGREP_SCRIPT, ripgrepFileListArguments, type Workspace, type WorkspaceDirEntry, type WorkspaceEntryKind, type WorkspaceStat } from '@toolhost/core';
+import {
+  parseRipgrepFileList,
+  REMOTE_RIPGREP_SCRIPT,
+  ripgrepFileListArguments,
+  type Workspace,
+  type WorkspaceDirEntry,
+  type WorkspaceEntryKind,
+  type WorkspaceStat,
+} from '@toolhost/core';
 import type { SshScriptOutcome } from './ssh-exec.js';
 
 /** SFTP status codes (draft-ietf-secsh-filexfer) mapped to the errno names Node uses. */
@@ -145,7 +153,9 @@ export function createSftpWorkspace(
     readdir: (path) =>
       run('readdir', path, async (sftp): Promise<WorkspaceDirEntry[]> => {
         const entries = await call<Array<{ filename: string; attrs: Stats }>>((done) => sftp.readdir(abs(path), done));
-        return entries.filter((entry) => entry.filename !== '.' && entry.filename !== '..').map((entry) => ({ name: entry.filename, kind: kindOfMode(entry.attrs.mode) }));
+        return entries
+          .filter((entry) => entry.filename !== '.' && entry.filename !== '..')
+          .map((entry) => ({ name: entry.filename, kind: kindOfMode(entry.attrs.mode) }));
       }),
     readLink: (path) => run('readlink', path, (sftp) => call<string>((done) => sftp.readlink(abs(path), done))),
     createSymlink: (path, target) =>

@@ -7,13 +7,23 @@ const base = { host: '127.0.0.1', port: 9, username: 'agent', privateKey: 'unuse
 describe('createSshEnvironment host key options', () => {
   it('refuses contradictory or malformed trust options before connecting', async () => {
     const cases = [
-      [{ insecureAcceptAnyHostKey: true, knownHosts: '' }, 'insecureAcceptAnyHostKey turns off the knownHosts and hostKey checks: give one or the other'],
-      [{ insecureAcceptAnyHostKey: true, hostKey: 'SHA256:ruBR5X3xCy9s6JKTCI6r5YyA4e01StZJPsR6w8LpWbU' }, 'insecureAcceptAnyHostKey turns off the knownHosts and hostKey checks: give one or the other'],
+      [
+        { insecureAcceptAnyHostKey: true, knownHosts: '' },
+        'insecureAcceptAnyHostKey turns off the knownHosts and hostKey checks: give one or the other',
+      ],
+      [
+        { insecureAcceptAnyHostKey: true, hostKey: 'SHA256:ruBR5X3xCy9s6JKTCI6r5YyA4e01StZJPsR6w8LpWbU' },
+        'insecureAcceptAnyHostKey turns off the knownHosts and hostKey checks: give one or the other',
+      ],
       [{ insecureAcceptAnyHostKey: 'yes' as unknown as boolean }, 'insecureAcceptAnyHostKey must be true or false'],
       [{ knownHosts: '', hostKey: 'SHA256:ruBR5X3xCy9s6JKTCI6r5YyA4e01StZJPsR6w8LpWbU' }, 'give knownHosts or hostKey, not both'],
     ] as const;
     for (const [options, message] of cases) {
-      await expect(createSshEnvironment({ ...base, ...options })).rejects.toMatchObject({ name: 'ToolHostError', code: 'invalid_options', message });
+      await expect(createSshEnvironment({ ...base, ...options })).rejects.toMatchObject({
+        name: 'ToolHostError',
+        code: 'invalid_options',
+        message,
+      });
     }
   });
 });

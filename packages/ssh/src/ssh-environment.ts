@@ -1,5 +1,12 @@
 import type { ConnectConfig, ServerHostKeyAlgorithm, SFTPWrapper } from 'ssh2';
-import { ToolHostError, remoteFindScript, remoteKillScript, type Environment, type EnvironmentProcesses, type Executor } from '@toolhost/core';
+import {
+  ToolHostError,
+  remoteFindScript,
+  remoteKillScript,
+  type Environment,
+  type EnvironmentProcesses,
+  type Executor,
+} from '@toolhost/core';
 import { createHostKeyPolicy } from './host-key-policy.js';
 import { createSftpWorkspace } from './sftp-workspace.js';
 import { createSshExecutor, runSshScript } from './ssh-exec.js';
@@ -50,7 +57,15 @@ export interface SshEnvironment extends Environment {
 }
 
 /** ssh2's default host key algorithms, in its order. */
-const HOST_KEY_ALGORITHMS: readonly ServerHostKeyAlgorithm[] = ['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'];
+const HOST_KEY_ALGORITHMS: readonly ServerHostKeyAlgorithm[] = [
+  'ssh-ed25519',
+  'ecdsa-sha2-nistp256',
+  'ecdsa-sha2-nistp384',
+  'ecdsa-sha2-nistp521',
+  'rsa-sha2-512',
+  'rsa-sha2-256',
+  'ssh-rsa',
+];
 
 /** The host key algorithms that sign with keys of this type. */
 function algorithmsOf(keyType: string): string[] {
@@ -58,24 +73,38 @@ function algorithmsOf(keyType: string): string[] {
 }
 
 /** The connection settings and check that decide whether the host key is trusted. */
-async function hostKeyTrust(options: SshEnvironmentOptions, port: number): Promise<{ connect: ConnectConfig; check?: (key: Buffer) => Error | undefined }> {
+async function hostKeyTrust(
+  options: SshEnvironmentOptions,
+  port: number,
+): Promise<{ connect: ConnectConfig; check?: (key: Buffer) => Error | undefined }> {
   const verifier = options.hostVerifier ?? options.connect?.hostVerifier;
   if (verifier !== undefined) return { connect: { hostVerifier: verifier } };
   if (options.insecureAcceptAnyHostKey !== undefined && typeof options.insecureAcceptAnyHostKey !== 'boolean') {
     throw new ToolHostError('invalid_options', 'insecureAcceptAnyHostKey must be true or false');
   }
   if (options.insecureAcceptAnyHostKey === true) {
-    if (options.knownHosts !== undefined || options.hostKey !== undefined) throw new ToolHostError('invalid_options', 'insecureAcceptAnyHostKey turns off the knownHosts and hostKey checks: give one or the other');
+    if (options.knownHosts !== undefined || options.hostKey !== undefined)
+      throw new ToolHostError(
+        'invalid_options',
+        'insecureAcceptAnyHostKey turns off the knownHosts and hostKey checks: give one or the other',
+      );
     return { connect: { hostVerifier: undefined, hostHash: undefined } };
   }
-  if (options.knownHosts !== undefined && options.hostKey !== undefined) throw new ToolHostError('invalid_options', 'give knownHosts or hostKey, not both');
+  if (options.knownHosts !== undefined && options.hostKey !== undefined)
+    throw new ToolHostError('invalid_options', 'give knownHosts or hostKey, not both');
   const policy = await createHostKeyPolicy({ host: options.host, port, knownHosts: options.knownHosts, hostKey: options.hostKey });
   // As OpenSSH does, ask first for the key types the policy knows, so a host with several keys offers a trusted one.
   const known = new Set(policy.knownKeyTypes.flatMap(algorithmsOf));
   const preferred = HOST_KEY_ALGORITHMS.filter((algorithm) => known.has(algorithm));
   const ordered = [...preferred, ...HOST_KEY_ALGORITHMS.filter((algorithm) => !known.has(algorithm))];
-  const algorithms = options.connect?.algorithms?.serverHostKey !== undefined || preferred.length === 0 ? options.connect?.algorithms : { ...options.connect?.algorithms, serverHostKey: ordered };
-  return { connect: { hostVerifier: undefined, hostHash: undefined, ...(algorithms === undefined ? {} : { algorithms }) }, check: (key) => policy.check(key) };
+  const algorithms =
+    options.connect?.algorithms?.serverHostKey !== undefined || preferred.length === 0
+      ? options.connect?.algorithms
+      : { ...options.connect?.algorithms, serverHostKey: ordered };
+  return {
+    connect: { hostVerifier: undefined, hostHash: undefined, ...(algorithms === undefined ? {} : { algorithms }) },
+    check: (key) => policy.check(key),
+  };
 }
 
 /**
@@ -96,7 +125,8 @@ export async function createSshEnvironment(options: SshEnvironmentOptions): Prom
   if (!options || typeof options.root !== 'string' || !options.root.startsWith('/')) {
     throw new ToolHostError('invalid_options', `root must be an absolute path on the SSH host, got ${JSON.stringify(options?.root)}`);
   }
-  if (typeof options.host !== 'string' || typeof options.username !== 'string') throw new ToolHostError('invalid_options', 'host and username are required');
+  if (typeof options.host !== 'string' || typeof options.username !== 'string')
+    throw new ToolHostError('invalid_options', 'host and username are required');
   if (options.privateKey === undefined && options.agent === undefined && options.connect?.password === undefined) {
     throw new ToolHostError('invalid_options', 'give privateKey or agent to log in');
   }
@@ -117,12 +147,22 @@ export async function createSshEnvironment(options: SshEnvironmentOptions): Prom
   );
   let probe;
   try {
-    probe = await runSshScript(pool, '[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo\ncommand -v rg || echo', [options.root]);
-    if (probe.exitCode !== 0) throw new Error(probe.exitCode === 2 ? `${options.root} is not a folder on ${options.host}` : probe.stderr.trim() || `exit code ${probe.exitCode}`);
+    probe = await runSshScript(
+      pool,
+      '[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo\ncommand -v rg || echo',
+      [options.root],
+    );
+    if (probe.exitCode !== 0)
+      throw new Error(
+        probe.exitCode === 2 ? `${options.root} is not a folder on ${options.host}` : probe.stderr.trim() || `exit code ${probe.exitCode}`,
+      );
   } catch (error) {
     pool.close();
     if (ToolHostError.is(error)) throw error;
-    throw new ToolHostError('invalid_options', `SSH environment could not start: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ToolHostError(
+      'invalid_options',
+      `SSH environment could not start: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const [realRoot = options.root, bash = '', pwsh = '', ripgrep = ''] = probe.stdout.toString('utf8').split('\n');
   let sftp: Promise<SFTPWrapper> | undefined;
@@ -140,7 +180,11 @@ export async function createSshEnvironment(options: SshEnvironmentOptions): Prom
     executor: (kind) => executors[kind],
     shell(kind, cmd) {
       if (kind === 'powershell') {
-        if (!pwsh) return { ok: false, message: `PowerShell (pwsh) is not installed on ${options.host}, so the command could not start. Use the unix_like shell profile.` };
+        if (!pwsh)
+          return {
+            ok: false,
+            message: `PowerShell (pwsh) is not installed on ${options.host}, so the command could not start. Use the unix_like shell profile.`,
+          };
         return { ok: true, file: pwsh, args: ['-NoProfile', '-Command', cmd] };
       }
       return { ok: true, file: bash || '/bin/sh', args: ['-c', cmd] };

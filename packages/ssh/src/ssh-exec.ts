@@ -1,5 +1,16 @@
 import type { ClientChannel } from 'ssh2';
-import { ExitSentinelScanner, newSentinelNonce, RemoteCommandOutput, remoteKillScript, REMOTE_START_SCRIPT, remoteStartArguments, type ExecProcess, type Executor, type ProcessExit, type SpawnRequest } from '@toolhost/core';
+import {
+  ExitSentinelScanner,
+  newSentinelNonce,
+  RemoteCommandOutput,
+  remoteKillScript,
+  REMOTE_START_SCRIPT,
+  remoteStartArguments,
+  type ExecProcess,
+  type Executor,
+  type ProcessExit,
+  type SpawnRequest,
+} from '@toolhost/core';
 import { shellQuote } from './shell-quote.js';
 import type { SshPool } from './ssh-pool.js';
 
@@ -129,7 +140,10 @@ export function createSshExecutor(pool: SshPool, kind: 'pipe' | 'pty'): Executor
       const script = tty ? REMOTE_START_SCRIPT : `exec 2>&1\n${REMOTE_START_SCRIPT}`;
       const nonce = newSentinelNonce();
       const [, ...args] = remoteStartArguments(request, nonce);
-      const channel = await pool.exec(shCommand(script, args), tty ? { pty: { rows: request.rows, cols: request.cols, term: request.env.TERM ?? 'xterm-256color' } } : {});
+      const channel = await pool.exec(
+        shCommand(script, args),
+        tty ? { pty: { rows: request.rows, cols: request.cols, term: request.env.TERM ?? 'xterm-256color' } } : {},
+      );
       return new SshProcess(pool, channel, request.env[MARKER_VARIABLE], new ExitSentinelScanner(nonce));
     },
   };

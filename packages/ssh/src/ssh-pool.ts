@@ -53,7 +53,8 @@ export class SshPool {
   /** A connection with a free channel (opening one when all are full), its channel count already taken. */
   private async acquire(): Promise<PooledConnection> {
     if (this.closing) throw new Error('the SSH environment is closed');
-    const pooled = this.connections.find((candidate) => !candidate.closed && candidate.channels < this.channelsPerConnection) ?? this.connect();
+    const pooled =
+      this.connections.find((candidate) => !candidate.closed && candidate.channels < this.channelsPerConnection) ?? this.connect();
     pooled.channels += 1;
     try {
       await pooled.ready;

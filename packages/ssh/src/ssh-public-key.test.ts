@@ -12,12 +12,22 @@ describe('ssh public keys', () => {
       .trim()
       .split('\n')
       .map((line) => line.split(' '));
-    expect(printed.map(([, , file]) => [file, publicKeyFingerprint(blob(file!))])).toEqual(printed.map(([, fingerprint, file]) => [file, fingerprint]));
+    expect(printed.map(([, , file]) => [file, publicKeyFingerprint(blob(file!))])).toEqual(
+      printed.map(([, fingerprint, file]) => [file, fingerprint]),
+    );
   });
 
   it('reads the key type from the blob', () => {
-    expect(['host-ed25519.pub', 'host-ecdsa.pub', 'host-rsa.pub'].map((name) => publicKeyType(blob(name)))).toEqual(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ssh-rsa']);
-    expect([Buffer.from([0, 0, 0, 9, 65]), Buffer.from([0, 0]), Buffer.from([0, 0, 0, 1, 10])].map(publicKeyType)).toEqual([undefined, undefined, undefined]);
+    expect(['host-ed25519.pub', 'host-ecdsa.pub', 'host-rsa.pub'].map((name) => publicKeyType(blob(name)))).toEqual([
+      'ssh-ed25519',
+      'ecdsa-sha2-nistp256',
+      'ssh-rsa',
+    ]);
+    expect([Buffer.from([0, 0, 0, 9, 65]), Buffer.from([0, 0]), Buffer.from([0, 0, 0, 1, 10])].map(publicKeyType)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('decodes a key only when its field is base64 of a key of the named type', () => {

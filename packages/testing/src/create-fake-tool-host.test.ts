@@ -7,7 +7,8 @@ import type { CatalogEntry } from '@toolhost/catalog';
 import { createToolHost } from 'toolhost';
 import { createFakeToolHost } from './create-fake-tool-host.js';
 
-const EXEC_OUTPUT = /^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\n(Process exited with code \d+|Process running with session ID \d+)\nOriginal token count: \d+\nOutput:\n/;
+const EXEC_OUTPUT =
+  /^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\n(Process exited with code \d+|Process running with session ID \d+)\nOriginal token count: \d+\nOutput:\n/;
 
 const catalog: CatalogEntry[] = [
   {
@@ -131,16 +132,27 @@ describe('createFakeToolHost: scripted exec_command', () => {
   });
 
   it('tells unknown and exited sessions apart', async () => {
-    const host = createFakeToolHost({ commands: [{ match: 'true', output: '' }, { match: 'sleep 60', output: '', delayMs: 60_000 }] });
+    const host = createFakeToolHost({
+      commands: [
+        { match: 'true', output: '' },
+        { match: 'sleep 60', output: '', delayMs: 60_000 },
+      ],
+    });
     const fast = await host.call('exec_command', { cmd: 'true' });
     expect(fast.data).toEqual({ wall_time_ms: 0, original_token_count: 0, truncated: false, exit_code: 0 });
     const slow = await host.call('exec_command', { cmd: 'sleep 60', yield_time_ms: 250 });
     expect(slow.data?.session_id).toBe(2);
     const unknown = await host.call('write_stdin', { session_id: 42, chars: 'y\n' });
-    expect(unknown.error).toEqual({ code: 'unknown_session', message: expect.stringContaining('No session with ID 42. Running sessions: 2.') });
+    expect(unknown.error).toEqual({
+      code: 'unknown_session',
+      message: expect.stringContaining('No session with ID 42. Running sessions: 2.'),
+    });
     // Like the real host: session 1 exited before its id was ever shown, so the id is unknown rather than exited.
     const never = await host.call('write_stdin', { session_id: 1, chars: '' });
-    expect(never.error).toEqual({ code: 'unknown_session', message: expect.stringContaining('No session with ID 1. Running sessions: 2.') });
+    expect(never.error).toEqual({
+      code: 'unknown_session',
+      message: expect.stringContaining('No session with ID 1. Running sessions: 2.'),
+    });
     await host.call('write_stdin', { session_id: 2, chars: '', yield_time_ms: 30_000 });
     const done = await host.call('write_stdin', { session_id: 2, chars: '', yield_time_ms: 30_000 });
     expect(done.data?.exit_code).toBe(0);
@@ -227,7 +239,11 @@ describe('createFakeToolHost: shared dispatch rules', () => {
 
 describe('createFakeToolHost: the names the model was given', () => {
   it('names renamed tools in the texts that point at them, and refuses bad toolNames', async () => {
-    const host = createFakeToolHost({ files: { 'a.txt': 'one\n' }, toolNames: { shell: 'run_command', edit: 'edit_files' }, verification: { threshold: 1 } });
+    const host = createFakeToolHost({
+      files: { 'a.txt': 'one\n' },
+      toolNames: { shell: 'run_command', edit: 'edit_files' },
+      verification: { threshold: 1 },
+    });
     const missed = await host.call('apply_patch', { input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n*** End Patch' });
     expect(missed.output).toContain('Fix only what failed (re-read the file with run_command if unsure) and send the whole patch again.');
     await host.call('apply_patch', { input: '*** Begin Patch\n*** Add File: b.txt\n+b\n*** End Patch' });

@@ -98,7 +98,8 @@ function checkOptions(options: FakeToolHostOptions): void {
     if (typeof command?.match !== 'string' && !(command?.match instanceof RegExp)) {
       throw new ToolHostError('invalid_options', 'each scripted command needs a string or RegExp `match`');
     }
-    if (typeof command.output !== 'string') throw new ToolHostError('invalid_options', `scripted command ${String(command.match)} needs a string \`output\``);
+    if (typeof command.output !== 'string')
+      throw new ToolHostError('invalid_options', `scripted command ${String(command.match)} needs a string \`output\``);
   }
 }
 
@@ -126,7 +127,10 @@ function localCommandsFindRipgrep(): boolean {
 export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolHost {
   checkOptions(options);
   const profile = options.profile ?? 'default';
-  const shell = resolveShellProfile(options.shellProfile ?? 'auto', options.environment ?? { ...currentShellEnvironment(), ripgrep: localCommandsFindRipgrep() });
+  const shell = resolveShellProfile(
+    options.shellProfile ?? 'auto',
+    options.environment ?? { ...currentShellEnvironment(), ripgrep: localCommandsFindRipgrep() },
+  );
   const workspace = createMemoryWorkspace(options.files ?? {}, options.root ?? '/workspace');
   const spool = createMemorySpool();
   const exec = createScriptedExecTools(options.commands ?? []);
@@ -137,7 +141,11 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
     workspace,
     spool,
     tokenizer: options.tokenizer ?? gptTokenizer,
-    implementations: createBuiltinImplementations(profile, { exec: () => exec, patch: createPatchEngine, codeSearch: () => createCodeSearchEngine() }),
+    implementations: createBuiltinImplementations(profile, {
+      exec: () => exec,
+      patch: createPatchEngine,
+      codeSearch: () => createCodeSearchEngine(),
+    }),
     catalog: options.catalog,
     catalogEmbedder: options.catalogEmbedder,
     catalogEmbeddingWeight: options.catalogEmbeddingWeight,

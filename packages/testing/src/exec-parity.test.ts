@@ -82,7 +82,9 @@ describe('the fake exec answers like the real one', () => {
       signal: new AbortController().signal,
     };
     const real = createExecTools({ maxSessions: 2 });
-    const fake = createScriptedExecTools([waitsForInput('read a'), waitsForInput('read b'), { match: 'echo c', output: 'c\n' }], { maxSessions: 2 });
+    const fake = createScriptedExecTools([waitsForInput('read a'), waitsForInput('read b'), { match: 'echo c', output: 'c\n' }], {
+      maxSessions: 2,
+    });
     const call = (tool: ToolImplementation, args: Record<string, unknown>) => {
       const normalized = tool.normalize ? tool.normalize(args) : args;
       return tool.execute(tool.schema.parse(normalized), context);
@@ -105,7 +107,11 @@ describe('the fake exec answers like the real one', () => {
         fakeResults.push(comparable(await call(kind === 'exec' ? fake.execCommand : fake.writeStdin, args)));
       }
       expect(fakeResults).toEqual(realResults);
-      expect(realResults[3]).toMatchObject({ notes: ['Note: session 2 (read b) was pruned to stay within 2 sessions; it was the least recently used and its process tree was killed.'] });
+      expect(realResults[3]).toMatchObject({
+        notes: [
+          'Note: session 2 (read b) was pruned to stay within 2 sessions; it was the least recently used and its process tree was killed.',
+        ],
+      });
       expect(realResults[4]).toMatchObject({ error: { code: 'unknown_session', message: expect.stringContaining('was pruned') } });
       expect(realResults[6]).toMatchObject({ error: { code: 'session_exited' } });
     } finally {

@@ -12,7 +12,8 @@ describe('createFakeToolHost: apply_patch over the in-memory workspace', () => {
   it('updates, adds and deletes files; host.files() shows the result', async () => {
     const host = createFakeToolHost({ files: { 'greeting.txt': 'hello world\n', 'old.txt': 'bye\n' } });
     const result = await host.call('apply_patch', {
-      input: '*** Begin Patch\n*** Update File: greeting.txt\n@@\n-hello world\n+hello toolhost\n*** Add File: docs/new.md\n+# New\n*** Delete File: old.txt\n*** End Patch',
+      input:
+        '*** Begin Patch\n*** Update File: greeting.txt\n@@\n-hello world\n+hello toolhost\n*** Add File: docs/new.md\n+# New\n*** Delete File: old.txt\n*** End Patch',
     });
     expect(result.error).toBeUndefined();
     expect(result.ok).toBe(true);
@@ -39,7 +40,8 @@ describe('createFakeToolHost: apply_patch over the in-memory workspace', () => {
 
   it('asks for a verification after four edits; a scripted passing test run clears it', async () => {
     const host = createFakeToolHost({ files: { 'a.txt': '0\n' }, commands: [{ match: 'npm test', output: 'ok\n' }] });
-    for (let i = 0; i < 4; i++) expect((await host.call('apply_patch', { input: update('a.txt', String(i), String(i + 1)) })).ok).toBe(true);
+    for (let i = 0; i < 4; i++)
+      expect((await host.call('apply_patch', { input: update('a.txt', String(i), String(i + 1)) })).ok).toBe(true);
     const blocked = await host.call('apply_patch', { input: update('a.txt', '4', '5') });
     expect(blocked.error?.code).toBe('verification_required');
     expect((await host.call('exec_command', { cmd: 'npm test' })).data?.exit_code).toBe(0);

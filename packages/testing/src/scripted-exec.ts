@@ -1,11 +1,4 @@
-import {
-  ErrorCode,
-  errorResult,
-  resolveWorkspacePath,
-  type ToolContext,
-  type ToolImplementation,
-  type ToolResult,
-} from '@toolhost/core';
+import { ErrorCode, errorResult, resolveWorkspacePath, type ToolContext, type ToolImplementation, type ToolResult } from '@toolhost/core';
 import {
   buildExecResponse,
   clampYieldTime,
@@ -46,7 +39,6 @@ interface FakeSession extends TableSession {
   /** Input written before the command was ready for it. */
   queued: string[];
 }
-
 
 /** Creates exec_command / write_stdin that answer from scripted commands in virtual time, formatted like the real tools. */
 export function createScriptedExecTools(commands: readonly FakeCommand[], options: ScriptedExecOptions = {}): ScriptedExecTools {
@@ -132,9 +124,11 @@ export function createScriptedExecTools(commands: readonly FakeCommand[], option
       const args = raw as ExecCommandArgs;
       if (args.workdir !== undefined) {
         const checked = await resolveWorkspacePath(context.workspace, args.workdir);
-        if (!checked.ok) return errorResult(ErrorCode.OutsideWorkspace, `workdir: ${checked.message}. Use a folder inside ${context.workspace.root}.`);
+        if (!checked.ok)
+          return errorResult(ErrorCode.OutsideWorkspace, `workdir: ${checked.message}. Use a folder inside ${context.workspace.root}.`);
         const stat = await context.workspace.stat(checked.relative);
-        if (stat?.kind !== 'directory') return errorResult(ErrorCode.SpawnFailed, `workdir ${JSON.stringify(args.workdir)} is not an existing folder in the workspace.`);
+        if (stat?.kind !== 'directory')
+          return errorResult(ErrorCode.SpawnFailed, `workdir ${JSON.stringify(args.workdir)} is not an existing folder in the workspace.`);
       }
       commandsRun.push(args.cmd);
       const script = commands.find((candidate) => matchesScript(candidate.match, args.cmd));

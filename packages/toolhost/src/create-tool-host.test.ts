@@ -90,10 +90,20 @@ describe('createToolHost', () => {
     writeFileSync(join(workspace, 'src', 'server.ts'), 'export function handleRequest() {}\n');
     const withRipgrep = createToolHost({ workspace, profile: 'advanced', shellProfile: 'unix_like' });
     // A PATH of system folders only, which hold no rg here (the local environment adds the bundled one before the policy).
-    const withoutRipgrep = createToolHost({ workspace, profile: 'advanced', shellProfile: 'unix_like', shellEnvironment: { set: { PATH: '/usr/bin:/bin' } } });
+    const withoutRipgrep = createToolHost({
+      workspace,
+      profile: 'advanced',
+      shellProfile: 'unix_like',
+      shellEnvironment: { set: { PATH: '/usr/bin:/bin' } },
+    });
     try {
       for (const host of [withRipgrep, withoutRipgrep]) {
-        const example = JSON.parse(host.tools[0].description.split('\n').at(-1)!.replace(/^Example: /, '')) as { cmd: string };
+        const example = JSON.parse(
+          host.tools[0].description
+            .split('\n')
+            .at(-1)!
+            .replace(/^Example: /, ''),
+        ) as { cmd: string };
         const result = await host.call('exec_command', { ...example, yield_time_ms: 20_000 });
         expect(result.data?.exit_code, example.cmd).toBe(0);
         expect(result.output).toContain('server.ts:1:export function handleRequest() {}');
@@ -104,7 +114,9 @@ describe('createToolHost', () => {
       expect((await withRipgrep.call('exec_command', { cmd: 'rg --version' })).data?.exit_code).toBe(0);
       expect(withoutRipgrep.shell.ripgrep).toBe(false);
       for (const tool of withoutRipgrep.tools) expect(tool.description, tool.name).not.toMatch(/\brg\b/);
-      expect(withoutRipgrep.tools.find((tool) => tool.name === 'code_search')?.description).toContain('For regular expressions, run `grep -rn` through exec_command.');
+      expect(withoutRipgrep.tools.find((tool) => tool.name === 'code_search')?.description).toContain(
+        'For regular expressions, run `grep -rn` through exec_command.',
+      );
       expect((await withoutRipgrep.call('exec_command', { cmd: 'rg --version' })).data?.exit_code).toBe(127);
     } finally {
       await withRipgrep.close();
@@ -141,7 +153,12 @@ describe('createToolHost', () => {
 
   it('never throws for model mistakes and throws host_closed after close()', async () => {
     const host = createToolHost({ workspace: dir, tokenizer: approximateTokenizer });
-    for (const [name, args] of [['nope', {}], ['exec_command', null], ['exec_command', { cmd: 1 }], ['unified_file', {}]] as const) {
+    for (const [name, args] of [
+      ['nope', {}],
+      ['exec_command', null],
+      ['exec_command', { cmd: 1 }],
+      ['unified_file', {}],
+    ] as const) {
       const result = await host.call(name, args);
       expect(result.ok).toBe(false);
       expect(typeof result.error?.code).toBe('string');
@@ -205,9 +222,16 @@ describe('codeSearch.index', () => {
     const other = `index-${'b'.repeat(24)}.v8`;
     writeFileSync(join(cacheDir, other), 'x');
     const before = threads();
-    const host = createToolHost({ workspace: workspaceWith('indexed-'), profile: 'advanced', codeSearch: { index: { cacheDir, cacheLimits: { maxBytes: 0 } } } });
+    const host = createToolHost({
+      workspace: workspaceWith('indexed-'),
+      profile: 'advanced',
+      codeSearch: { index: { cacheDir, cacheLimits: { maxBytes: 0 } } },
+    });
     await definitionOf(host);
-    await vi.waitFor(() => expect(readdirSync(cacheDir).filter((name) => /^index-[0-9a-f]{24}\.v8$/.test(name) && name !== other)).toHaveLength(1), { timeout: 60_000, interval: 25 });
+    await vi.waitFor(
+      () => expect(readdirSync(cacheDir).filter((name) => /^index-[0-9a-f]{24}\.v8$/.test(name) && name !== other)).toHaveLength(1),
+      { timeout: 60_000, interval: 25 },
+    );
     await vi.waitFor(() => expect(readdirSync(cacheDir)).not.toContain(other), { timeout: 60_000, interval: 25 });
     expect(threads()).toBeGreaterThan(before);
     await host.close();
@@ -239,7 +263,11 @@ describe('call cancellation and provider-native helpers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolhost-cancel-'));
     let seen: () => void = () => {};
     const started = new Promise<void>((resolve) => (seen = resolve));
-    const host = createToolHost({ workspace: dir, shellProfile: 'unix_like', onOutput: (_id, chunk) => chunk.includes('started') && seen() });
+    const host = createToolHost({
+      workspace: dir,
+      shellProfile: 'unix_like',
+      onOutput: (_id, chunk) => chunk.includes('started') && seen(),
+    });
     try {
       const controller = new AbortController();
       const pending = host.call('exec_command', { cmd: 'echo started; sleep 30', yield_time_ms: 30_000 }, { signal: controller.signal });

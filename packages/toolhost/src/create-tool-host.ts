@@ -83,21 +83,31 @@ export interface CodeSearchOptions {
 
 function checkCodeSearchOptions(codeSearch: unknown): void {
   if (codeSearch === undefined) return;
-  if (!codeSearch || typeof codeSearch !== 'object' || Array.isArray(codeSearch)) throw new ToolHostError('invalid_options', 'codeSearch must be an object');
+  if (!codeSearch || typeof codeSearch !== 'object' || Array.isArray(codeSearch))
+    throw new ToolHostError('invalid_options', 'codeSearch must be an object');
   const { index } = codeSearch as CodeSearchOptions;
   if (index === undefined || typeof index === 'boolean') return;
-  if (!index || typeof index !== 'object' || Array.isArray(index)) throw new ToolHostError('invalid_options', 'codeSearch.index must be true, false or { cacheDir, cacheLimits, watch }');
+  if (!index || typeof index !== 'object' || Array.isArray(index))
+    throw new ToolHostError('invalid_options', 'codeSearch.index must be true, false or { cacheDir, cacheLimits, watch }');
   const { cacheDir, cacheLimits, watch } = index;
-  if (watch !== undefined && typeof watch !== 'boolean') throw new ToolHostError('invalid_options', `codeSearch.index.watch must be a boolean, got ${JSON.stringify(watch)}`);
+  if (watch !== undefined && typeof watch !== 'boolean')
+    throw new ToolHostError('invalid_options', `codeSearch.index.watch must be a boolean, got ${JSON.stringify(watch)}`);
   if (cacheDir !== undefined && cacheDir !== false && (typeof cacheDir !== 'string' || !isAbsolute(cacheDir))) {
-    throw new ToolHostError('invalid_options', `codeSearch.index.cacheDir must be an absolute path or false, got ${JSON.stringify(cacheDir)}`);
+    throw new ToolHostError(
+      'invalid_options',
+      `codeSearch.index.cacheDir must be an absolute path or false, got ${JSON.stringify(cacheDir)}`,
+    );
   }
   if (cacheLimits === undefined) return;
-  if (!cacheLimits || typeof cacheLimits !== 'object' || Array.isArray(cacheLimits)) throw new ToolHostError('invalid_options', 'codeSearch.index.cacheLimits must be { maxAgeMs, maxBytes }');
+  if (!cacheLimits || typeof cacheLimits !== 'object' || Array.isArray(cacheLimits))
+    throw new ToolHostError('invalid_options', 'codeSearch.index.cacheLimits must be { maxAgeMs, maxBytes }');
   for (const key of ['maxAgeMs', 'maxBytes'] as const) {
     const value = cacheLimits[key];
     if (value !== undefined && (typeof value !== 'number' || Number.isNaN(value) || value < 0)) {
-      throw new ToolHostError('invalid_options', `codeSearch.index.cacheLimits.${key} must be a number >= 0 (Infinity: no limit), got ${String(value)}`);
+      throw new ToolHostError(
+        'invalid_options',
+        `codeSearch.index.cacheLimits.${key} must be a number >= 0 (Infinity: no limit), got ${String(value)}`,
+      );
     }
   }
 }
@@ -164,7 +174,12 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
   checkOptions(options);
   const profile = options.profile ?? 'default';
   const environment = options.environment ?? createLocalEnvironment({ root: options.workspace! });
-  const exec = createExecTools({ gateway: options.gateway, onOutput: options.onOutput, processes: environment.processes, shellEnvironment: options.shellEnvironment });
+  const exec = createExecTools({
+    gateway: options.gateway,
+    onOutput: options.onOutput,
+    processes: environment.processes,
+    shellEnvironment: options.shellEnvironment,
+  });
   const shell = resolveShellProfile(options.shellProfile ?? 'auto', {
     ...(environment.kind === 'local' ? currentShellEnvironment() : { platform: environment.platform, env: {} }),
     ripgrep: exec.commandsFindRipgrep,
@@ -176,7 +191,11 @@ export function createToolHost(options: ToolHostOptions): ToolHost {
     workspace,
     spool: createFileSpool(options.spoolDir),
     tokenizer: options.tokenizer ?? gptTokenizer,
-    implementations: createBuiltinImplementations(profile, { exec: () => exec, patch: createPatchEngine, codeSearch: () => createCodeSearchEngine(options.codeSearch) }),
+    implementations: createBuiltinImplementations(profile, {
+      exec: () => exec,
+      patch: createPatchEngine,
+      codeSearch: () => createCodeSearchEngine(options.codeSearch),
+    }),
     catalog: options.catalog,
     catalogEmbedder: options.catalogEmbedder,
     catalogEmbeddingWeight: options.catalogEmbeddingWeight,

@@ -34,4 +34,13 @@ export type { ExecGateway, ExecRequest, ExecDecision } from '@toolhost/exec';
 export { createLocalEnvironment } from '@toolhost/exec';
 export { TOOL_PROFILES, SHELL_PROFILE_SETTINGS } from '@toolhost/profiles';
 export type { ToolProfile, ShellProfileSetting, ShellGuidance, VerificationGateOptions, ToolNames } from '@toolhost/profiles';
-export type { ToolCallOptions, EditOptions, TelemetryOptions, FileOperation, PatchChunk, ChunkLine, BudgetedText, WorkspacePathRead } from '@toolhost/runtime';
+export type {
+  ToolCallOptions,
+  EditOptions,
+  TelemetryOptions,
+  FileOperation,
+  PatchChunk,
+  ChunkLine,
+  BudgetedText,
+  WorkspacePathRead,
+} from '@toolhost/runtime';

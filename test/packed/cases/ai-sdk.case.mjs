@@ -15,7 +15,12 @@ function scriptedModel(steps) {
       const calls = steps[step++];
       if (!calls) return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
       return {
-        content: calls.map((call, index) => ({ type: 'tool-call', toolCallId: `call_${step}_${index}`, toolName: call.toolName, input: JSON.stringify(call.input) })),
+        content: calls.map((call, index) => ({
+          type: 'tool-call',
+          toolCallId: `call_${step}_${index}`,
+          toolName: call.toolName,
+          input: JSON.stringify(call.input),
+        })),
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
         usage,
         warnings: [],
@@ -37,10 +42,19 @@ export default [
           [{ toolName: 'search_tools', input: { query: 'create a github issue' } }],
           [{ toolName: 'github_create_issue', input: { title: 'From the AI SDK' } }],
         ]);
-        const result = await generateText({ model, tools: live.tools, prepareStep: live.prepareStep, prompt: 'go', stopWhen: stepCountIs(6) });
+        const result = await generateText({
+          model,
+          tools: live.tools,
+          prepareStep: live.prepareStep,
+          prompt: 'go',
+          stopWhen: stepCountIs(6),
+        });
         assert.equal(result.text, 'done');
         const outputs = result.steps.flatMap((step) => step.content.filter((part) => part.type === 'tool-result'));
-        assert.deepEqual(outputs.map((part) => part.toolName), ['exec_command', 'search_tools', 'github_create_issue']);
+        assert.deepEqual(
+          outputs.map((part) => part.toolName),
+          ['exec_command', 'search_tools', 'github_create_issue'],
+        );
         assert.match(outputs[0].output.output, /Output:\nfrom-ai-sdk\n$/);
         assert.equal(outputs[2].output.output, 'Created issue "From the AI SDK" as #1');
       });

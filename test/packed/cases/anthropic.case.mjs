@@ -9,7 +9,10 @@ export default [
       const { toAnthropicTools, answerToolUses } = await load('@toolhost/anthropic');
       await withHost(context, { workspace: context.tempWorkspace() }, async (host) => {
         const tools = toAnthropicTools(host);
-        assert.deepEqual(tools.map((tool) => tool.name), ['exec_command', 'write_stdin', 'apply_patch', 'search_tools']);
+        assert.deepEqual(
+          tools.map((tool) => tool.name),
+          ['exec_command', 'write_stdin', 'apply_patch', 'search_tools'],
+        );
         const results = await answerToolUses(
           [
             { type: 'text', text: 'Running it.' },
@@ -32,7 +35,10 @@ export default [
       const { assert, load } = context;
       const { toAnthropicTools, answerToolUses } = await load('@toolhost/anthropic');
       await withHost(context, { workspace: context.tempWorkspace({ 'sub/a.txt': 'alpha\nbeta\n' }) }, async (host) => {
-        assert.deepEqual(toAnthropicTools(host, { native: true }).map((tool) => tool.name), ['bash', 'str_replace_based_edit_tool', 'search_tools']);
+        assert.deepEqual(
+          toAnthropicTools(host, { native: true }).map((tool) => tool.name),
+          ['bash', 'str_replace_based_edit_tool', 'search_tools'],
+        );
         const use = (id, name, input) => ({ type: 'tool_use', id, name, input });
         const results = await answerToolUses(
           [
@@ -66,7 +72,10 @@ export default [
           host,
         );
         assert.equal(results[0].content, 'File created successfully at: exact.txt');
-        assert.equal(results[1].content, 'Error [patch_target_exists]: File already exists at: exact.txt. Cannot overwrite files using command `create`.');
+        assert.equal(
+          results[1].content,
+          'Error [patch_target_exists]: File already exists at: exact.txt. Cannot overwrite files using command `create`.',
+        );
         assert.equal(results[2].is_error, undefined);
       });
       const { readFileSync } = await import('node:fs');

@@ -21,7 +21,10 @@ export default [
     async run(context) {
       const { assert } = context;
       await withHost(context, { workspace: context.tempWorkspace() }, async (host) => {
-        const progress = await host.call('exec_command', { cmd: "printf 'progress 10%%\\rprogress 100%%\\n'; [ -t 1 ] && echo tty", tty: true });
+        const progress = await host.call('exec_command', {
+          cmd: "printf 'progress 10%%\\rprogress 100%%\\n'; [ -t 1 ] && echo tty",
+          tty: true,
+        });
         assert.equal(progress.ok, true, progress.output);
         assert.equal(outputOf(progress), 'progress 100%\ntty\n');
         const started = await host.call('exec_command', { cmd: 'read line; echo "got:$line"', tty: true, yield_time_ms: 250 });

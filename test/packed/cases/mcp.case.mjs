@@ -56,11 +56,20 @@ export default [
       await client.connect(transport);
       try {
         const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((tool) => tool.name).sort(), ['apply_patch', 'code_search', 'exec_command', 'search_tools', 'write_stdin']);
+        assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+          'apply_patch',
+          'code_search',
+          'exec_command',
+          'search_tools',
+          'write_stdin',
+        ]);
         const piped = await client.callTool({ name: 'exec_command', arguments: { cmd: 'cat a.txt' } });
         assert.ok(!piped.isError, JSON.stringify(piped));
         assert.match(piped.content[0].text, /Output:\nalpha\n$/);
-        const tty = await client.callTool({ name: 'exec_command', arguments: { cmd: "printf 'a\\rb\\n'; [ -t 0 ] && echo tty", tty: true } });
+        const tty = await client.callTool({
+          name: 'exec_command',
+          arguments: { cmd: "printf 'a\\rb\\n'; [ -t 0 ] && echo tty", tty: true },
+        });
         assert.ok(!tty.isError, JSON.stringify(tty));
         assert.match(tty.content[0].text, /Output:\nb\ntty\n$/);
       } finally {
@@ -86,9 +95,15 @@ export default [
       await client.connect(transport);
       let hostname;
       try {
-        const patched = await client.callTool({ name: 'apply_patch', arguments: { input: '*** Begin Patch\n*** Add File: hello.txt\n+from the container\n*** End Patch' } });
+        const patched = await client.callTool({
+          name: 'apply_patch',
+          arguments: { input: '*** Begin Patch\n*** Add File: hello.txt\n+from the container\n*** End Patch' },
+        });
         assert.ok(!patched.isError, JSON.stringify(patched));
-        const run = await client.callTool({ name: 'exec_command', arguments: { cmd: 'pwd; cat hello.txt; ls /sys/class/net; cat /etc/hostname' } });
+        const run = await client.callTool({
+          name: 'exec_command',
+          arguments: { cmd: 'pwd; cat hello.txt; ls /sys/class/net; cat /etc/hostname' },
+        });
         const match = /Output:\n\/workspace\nfrom the container\nlo\n([0-9a-f]{12})\n$/.exec(textOf(run));
         assert.ok(match, textOf(run));
         hostname = match[1];
@@ -96,9 +111,14 @@ export default [
       } finally {
         await client.close();
       }
-      const listed = await dockerGet(`/containers/json?all=1&filters=${encodeURIComponent(JSON.stringify({ label: ['dev.toolhost.mcp-session=true'] }))}`);
+      const listed = await dockerGet(
+        `/containers/json?all=1&filters=${encodeURIComponent(JSON.stringify({ label: ['dev.toolhost.mcp-session=true'] }))}`,
+      );
       assert.equal(listed.status, 200);
-      assert.deepEqual(JSON.parse(listed.body).filter((container) => container.Id.startsWith(hostname)), []);
+      assert.deepEqual(
+        JSON.parse(listed.body).filter((container) => container.Id.startsWith(hostname)),
+        [],
+      );
       assert.deepEqual(readdirSync(local), []);
     },
   },

@@ -9,18 +9,40 @@ export default [
       const { toResponsesTools, answerResponsesCalls } = await load('@toolhost/openai');
       await withHost(context, { workspace: context.tempWorkspace({ 'a.txt': 'one\n' }) }, async (host) => {
         const tools = toResponsesTools(host, { strict: true });
-        assert.deepEqual(tools.map((tool) => [tool.name, tool.type]), [
-          ['exec_command', 'function'], ['write_stdin', 'function'], ['apply_patch', 'custom'], ['search_tools', 'function'],
-        ]);
+        assert.deepEqual(
+          tools.map((tool) => [tool.name, tool.type]),
+          [
+            ['exec_command', 'function'],
+            ['write_stdin', 'function'],
+            ['apply_patch', 'custom'],
+            ['search_tools', 'function'],
+          ],
+        );
         const outputs = await answerResponsesCalls(
           [
             { type: 'reasoning', id: 'rs_1', summary: [] },
-            { type: 'function_call', call_id: 'call_1', name: 'exec_command', arguments: JSON.stringify({ cmd: 'echo from-openai', workdir: null, tty: null, justification: null }) },
-            { type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch' },
+            {
+              type: 'function_call',
+              call_id: 'call_1',
+              name: 'exec_command',
+              arguments: JSON.stringify({ cmd: 'echo from-openai', workdir: null, tty: null, justification: null }),
+            },
+            {
+              type: 'custom_tool_call',
+              call_id: 'call_2',
+              name: 'apply_patch',
+              input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch',
+            },
           ],
           host,
         );
-        assert.deepEqual(outputs.map((output) => [output.type, output.call_id]), [['function_call_output', 'call_1'], ['custom_tool_call_output', 'call_2']]);
+        assert.deepEqual(
+          outputs.map((output) => [output.type, output.call_id]),
+          [
+            ['function_call_output', 'call_1'],
+            ['custom_tool_call_output', 'call_2'],
+          ],
+        );
         assert.match(outputs[0].output, /Output:\nfrom-openai\n$/);
         assert.doesNotMatch(outputs[1].output, /^Error/);
       });
@@ -32,16 +54,37 @@ export default [
       const { assert, load } = context;
       const { toResponsesTools, answerResponsesCalls, createAgentsEditor, createAgentsShell } = await load('@toolhost/openai');
       await withHost(context, { workspace: context.tempWorkspace({ 'a.txt': 'one\n' }) }, async (host) => {
-        assert.deepEqual(toResponsesTools(host, { native: true }).map((tool) => tool.name ?? tool.type), ['shell', 'apply_patch', 'search_tools']);
+        assert.deepEqual(
+          toResponsesTools(host, { native: true }).map((tool) => tool.name ?? tool.type),
+          ['shell', 'apply_patch', 'search_tools'],
+        );
         const outputs = await answerResponsesCalls(
           [
-            { type: 'apply_patch_call', call_id: 'p1', status: 'completed', operation: { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+two\n' } },
-            { type: 'apply_patch_call', call_id: 'p2', status: 'completed', operation: { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+three\n' } },
-            { type: 'shell_call', call_id: 's1', status: 'completed', action: { commands: ['cat a.txt', 'exit 4'], timeout_ms: 20000, max_output_length: null } },
+            {
+              type: 'apply_patch_call',
+              call_id: 'p1',
+              status: 'completed',
+              operation: { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+two\n' },
+            },
+            {
+              type: 'apply_patch_call',
+              call_id: 'p2',
+              status: 'completed',
+              operation: { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+three\n' },
+            },
+            {
+              type: 'shell_call',
+              call_id: 's1',
+              status: 'completed',
+              action: { commands: ['cat a.txt', 'exit 4'], timeout_ms: 20000, max_output_length: null },
+            },
           ],
           host,
         );
-        assert.deepEqual(outputs.slice(0, 2).map((output) => output.status), ['completed', 'failed']);
+        assert.deepEqual(
+          outputs.slice(0, 2).map((output) => output.status),
+          ['completed', 'failed'],
+        );
         assert.match(outputs[1].output, /^Error \[patch_context_not_found\]/);
         assert.deepEqual(outputs[2].output, [
           { stdout: 'two\n', stderr: '', outcome: { type: 'exit', exit_code: 0 } },
@@ -63,14 +106,34 @@ export default [
       await withHost(context, { workspace }, async (host) => {
         const outputs = await answerResponsesCalls(
           [
-            { type: 'apply_patch_call', call_id: 'm1', status: 'completed', operation: { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno\n*** Delete File: victim.txt\n' } },
-            { type: 'apply_patch_call', call_id: 'm2', status: 'completed', operation: { type: 'create_file', path: 'new.txt', diff: '+x\n*** Add File: other.txt\n+y\n' } },
+            {
+              type: 'apply_patch_call',
+              call_id: 'm1',
+              status: 'completed',
+              operation: { type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno\n*** Delete File: victim.txt\n' },
+            },
+            {
+              type: 'apply_patch_call',
+              call_id: 'm2',
+              status: 'completed',
+              operation: { type: 'create_file', path: 'new.txt', diff: '+x\n*** Add File: other.txt\n+y\n' },
+            },
           ],
           host,
         );
-        assert.deepEqual(outputs.map((output) => output.status), ['failed', 'failed']);
-        assert.match(outputs[0].output, /^Error \[patch_parse_error\]: Nothing was changed: update_file a\.txt: line 4 of the diff: "\*\*\* Delete File: victim\.txt" is a patch file marker/);
-        const edited = await createAgentsEditor(host).updateFile({ type: 'update_file', path: 'a.txt', diff: '@@\n-one\n+uno\n*** Update File: victim.txt\n@@\n-keep\n+gone\n' });
+        assert.deepEqual(
+          outputs.map((output) => output.status),
+          ['failed', 'failed'],
+        );
+        assert.match(
+          outputs[0].output,
+          /^Error \[patch_parse_error\]: Nothing was changed: update_file a\.txt: line 4 of the diff: "\*\*\* Delete File: victim\.txt" is a patch file marker/,
+        );
+        const edited = await createAgentsEditor(host).updateFile({
+          type: 'update_file',
+          path: 'a.txt',
+          diff: '@@\n-one\n+uno\n*** Update File: victim.txt\n@@\n-keep\n+gone\n',
+        });
         assert.equal(edited.status, 'failed');
         assert.match(edited.output, /is a patch file marker; this diff may only change a\.txt\./);
       });

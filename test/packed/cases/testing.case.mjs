@@ -21,7 +21,10 @@ export default [
         await host.call('search_tools', { query: 'github issue' });
         host.nextSegment();
         assert.ok(host.tools.some((tool) => tool.name === 'github_create_issue'));
-        assert.deepEqual(host.calls.map((call) => call.name), ['exec_command', 'apply_patch', 'search_tools']);
+        assert.deepEqual(
+          host.calls.map((call) => call.name),
+          ['exec_command', 'apply_patch', 'search_tools'],
+        );
       } finally {
         await host.close();
       }

@@ -16,7 +16,9 @@ export const execInput: ExecInput = { cmd: 'ls', tty: true };
 // @ts-expect-error exec_command's command is `cmd`
 export const wrongExecInput: ExecInput = { command: 'ls' };
 
-const gateway: ExecGateway = { decide: (request) => (request.sandbox_permissions === 'use_default' ? { allow: true } : { allow: false, reason: 'no' }) };
+const gateway: ExecGateway = {
+  decide: (request) => (request.sandbox_permissions === 'use_default' ? { allow: true } : { allow: false, reason: 'no' }),
+};
 
 export async function useEverything(workspace: string): Promise<ToolResult[]> {
   const host: ToolHost = createToolHost({ workspace, profile: 'advanced', catalog, gateway });

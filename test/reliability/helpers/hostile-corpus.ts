@@ -96,7 +96,10 @@ export function operationCall(operation: HostileOperation, path: string): { name
     case 'delete':
       return { name: 'apply_patch', args: { input: patch(`*** Delete File: ${path}\n`) } };
     case 'move_source':
-      return { name: 'apply_patch', args: { input: patch(`*** Update File: ${path}\n*** Move to: moved-by-reliability.txt\n@@\n-hello\n+moved\n`) } };
+      return {
+        name: 'apply_patch',
+        args: { input: patch(`*** Update File: ${path}\n*** Move to: moved-by-reliability.txt\n@@\n-hello\n+moved\n`) },
+      };
     case 'move_destination':
       return { name: 'apply_patch', args: { input: patch(`*** Update File: inside.txt\n*** Move to: ${path}\n@@\n-hello\n+moved\n`) } };
     case 'exec_workdir':
@@ -128,12 +131,14 @@ function tryQuietly(action: () => void): void {
 function prepareInside(sandbox: Sandbox, operation: HostileOperation, resolved: string): void {
   const full = join(sandbox.workspace, resolved);
   if (operation === 'update' || operation === 'delete' || operation === 'move_source') {
-    if (!existsSync(full)) tryQuietly(() => {
-      mkdirSync(dirname(full), { recursive: true });
-      writeFileSync(full, UPDATE_SEED);
-    });
+    if (!existsSync(full))
+      tryQuietly(() => {
+        mkdirSync(dirname(full), { recursive: true });
+        writeFileSync(full, UPDATE_SEED);
+      });
   }
-  if ((operation === 'exec_workdir' || operation === 'code_search') && !existsSync(full)) tryQuietly(() => mkdirSync(full, { recursive: true }));
+  if ((operation === 'exec_workdir' || operation === 'code_search') && !existsSync(full))
+    tryQuietly(() => mkdirSync(full, { recursive: true }));
 }
 
 function exists(path: string): boolean {
@@ -165,7 +170,9 @@ function insideEffectProblems(sandbox: Sandbox, operation: HostileOperation, res
     case 'delete':
       return exists(full) ? [`${resolved} still exists after Delete File`] : [];
     case 'move_source':
-      return readText(join(sandbox.workspace, 'moved-by-reliability.txt'))?.startsWith('moved\n') && !exists(full) ? [] : [`${resolved} was not moved inside the workspace`];
+      return readText(join(sandbox.workspace, 'moved-by-reliability.txt'))?.startsWith('moved\n') && !exists(full)
+        ? []
+        : [`${resolved} was not moved inside the workspace`];
     case 'move_destination':
       return readText(full)?.startsWith('moved\n') ? [] : [`inside.txt was not moved to ${resolved}`];
     case 'exec_workdir':
@@ -198,7 +205,8 @@ export async function runHostileOperation(
   if (result) {
     problems.push(...resultShapeProblems(result));
     if (entry.expect === 'reject') {
-      if (result.ok || result.error?.code !== 'outside_workspace') problems.push(`expected outside_workspace, got ${describeResult(result)}`);
+      if (result.ok || result.error?.code !== 'outside_workspace')
+        problems.push(`expected outside_workspace, got ${describeResult(result)}`);
     } else if (entry.expect === 'unwritable') {
       if (result.ok) problems.push(`expected a clean failure, got success: ${describeResult(result)}`);
       else if (result.error?.code === 'outside_workspace' || result.error?.code === 'internal_error') {
@@ -226,7 +234,8 @@ export async function runHostileCase(
   entry: HostileCase,
   sentinel: string,
 ): Promise<OperationOutcome[]> {
-  const { invoke, supported } = typeof target === 'function' ? { invoke: invokeThroughTools(target), supported: HOSTILE_OPERATIONS } : target;
+  const { invoke, supported } =
+    typeof target === 'function' ? { invoke: invokeThroughTools(target), supported: HOSTILE_OPERATIONS } : target;
   const outcomes: OperationOutcome[] = [];
   for (const operation of entry.ops ?? HOSTILE_OPERATIONS) {
     if (supported.includes(operation)) outcomes.push(await runHostileOperation(invoke, sandbox, entry, operation, sentinel));

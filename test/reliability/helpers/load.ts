@@ -50,7 +50,12 @@ export function mixedCall(index: number): [string, Record<string, unknown>] {
 }
 
 /** Runs `calls` mixed calls with `concurrency` in flight; every result must be well-formed and every call must settle. */
-export async function runLoad(call: CallTool, calls: number, concurrency: number, pick: (index: number) => [string, Record<string, unknown>] = mixedCall): Promise<LoadSummary> {
+export async function runLoad(
+  call: CallTool,
+  calls: number,
+  concurrency: number,
+  pick: (index: number) => [string, Record<string, unknown>] = mixedCall,
+): Promise<LoadSummary> {
   const latencies: Record<string, number[]> = {};
   const codes: Record<string, Record<string, number>> = {};
   const problems: string[] = [];

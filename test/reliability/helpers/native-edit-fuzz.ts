@@ -2,7 +2,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import * as fc from 'fast-check';
 import type { ToolResult } from '@toolhost/core';
-import { changeLineArbitrary, checkFuzzedResult, lineArbitrary, pathArbitrary, treeArbitrary, writeFuzzTree, type FuzzSummary, type FuzzTree } from './patch-fuzz.js';
+import {
+  changeLineArbitrary,
+  checkFuzzedResult,
+  lineArbitrary,
+  pathArbitrary,
+  treeArbitrary,
+  writeFuzzTree,
+  type FuzzSummary,
+  type FuzzTree,
+} from './patch-fuzz.js';
 import { runNativeEdit, type NativeEdit, type NativeEditSurface, type NativeHost } from './native-paths.js';
 import { describeResult } from './result-shape.js';
 import { checksumTree, type Sandbox } from './sandbox.js';
@@ -15,7 +24,9 @@ const fileText = (tree: FuzzTree, path: string): string | undefined => (Object.h
 /** A path of the tree (for coherent edits) or any fuzz path (new, hostile, noise). */
 function targetPath(tree: FuzzTree): fc.Arbitrary<string> {
   const existing = Object.keys(tree.files);
-  return existing.length ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...existing) }, { weight: 2, arbitrary: pathArbitrary }) : pathArbitrary;
+  return existing.length
+    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...existing) }, { weight: 2, arbitrary: pathArbitrary })
+    : pathArbitrary;
 }
 
 /** OpenAI apply_patch_call operations: creates, updates (with coherent or random V4A diffs, moves) and deletes. */
@@ -23,13 +34,22 @@ function operationEdit(surface: 'openai_apply_patch_call' | 'agents_editor', tre
   const path = targetPath(tree);
   const coherentDiff = (file: string) => {
     const lines = (fileText(tree, file) ?? '').split('\n').map((line) => line.replace(/\r$/, ''));
-    return fc.tuple(fc.nat({ max: Math.max(0, lines.length - 1) }), lineArbitrary).map(([index, replacement]) => diffLines(['@@', `-${lines[index] ?? ''}`, `+${replacement}`]));
+    return fc
+      .tuple(fc.nat({ max: Math.max(0, lines.length - 1) }), lineArbitrary)
+      .map(([index, replacement]) => diffLines(['@@', `-${lines[index] ?? ''}`, `+${replacement}`]));
   };
   // A line that names or frames another file, put anywhere in a diff: the operation must still touch only its own path.
-  const markerLine = fc.tuple(fc.constantFrom('*** Delete File: ', '*** Add File: ', '*** Update File: ', '*** Move to: ', '*** End Patch', '*** Begin Patch'), path, fc.constantFrom('', ' ', '\t')).map(([marker, other, pad]) =>
-    marker.endsWith(': ') ? `${pad}${marker}${other}` : `${pad}${marker}`,
-  );
-  const withMarker = (lines: fc.Arbitrary<string[]>) => fc.tuple(lines, markerLine, fc.nat()).map(([list, marker, at]) => [...list.slice(0, at % (list.length + 1)), marker, ...list.slice(at % (list.length + 1))]);
+  const markerLine = fc
+    .tuple(
+      fc.constantFrom('*** Delete File: ', '*** Add File: ', '*** Update File: ', '*** Move to: ', '*** End Patch', '*** Begin Patch'),
+      path,
+      fc.constantFrom('', ' ', '\t'),
+    )
+    .map(([marker, other, pad]) => (marker.endsWith(': ') ? `${pad}${marker}${other}` : `${pad}${marker}`));
+  const withMarker = (lines: fc.Arbitrary<string[]>) =>
+    fc
+      .tuple(lines, markerLine, fc.nat())
+      .map(([list, marker, at]) => [...list.slice(0, at % (list.length + 1)), marker, ...list.slice(at % (list.length + 1))]);
   const coherentLines = (file: string) => coherentDiff(file).map((text) => text.replace(/\n$/, '').split('\n'));
   const diff = (file: string) =>
     fc.oneof(
@@ -40,8 +60,15 @@ function operationEdit(surface: 'openai_apply_patch_call' | 'agents_editor', tre
     );
   const createLines = fc.array(lineArbitrary, { maxLength: 4 }).map((lines) => lines.map((line) => `+${line}`));
   return fc.oneof(
-    fc.tuple(path, fc.oneof({ weight: 3, arbitrary: createLines }, { weight: 1, arbitrary: withMarker(createLines) })).map(([file, lines]) => ({ surface, operation: { type: 'create_file' as const, path: file, diff: diffLines(lines) } })),
-    path.chain((file) => fc.tuple(diff(file), fc.option(pathArbitrary, { nil: undefined })).map(([text, moveTo]) => ({ surface, operation: { type: 'update_file' as const, path: file, diff: text, ...(moveTo === undefined ? {} : { move_to: moveTo }) } }))),
+    fc
+      .tuple(path, fc.oneof({ weight: 3, arbitrary: createLines }, { weight: 1, arbitrary: withMarker(createLines) }))
+      .map(([file, lines]) => ({ surface, operation: { type: 'create_file' as const, path: file, diff: diffLines(lines) } })),
+    path.chain((file) =>
+      fc.tuple(diff(file), fc.option(pathArbitrary, { nil: undefined })).map(([text, moveTo]) => ({
+        surface,
+        operation: { type: 'update_file' as const, path: file, diff: text, ...(moveTo === undefined ? {} : { move_to: moveTo }) },
+      })),
+    ),
     path.map((file) => ({ surface, operation: { type: 'delete_file' as const, path: file } })),
   );
 }
@@ -53,20 +80,34 @@ function textEditorEdit(tree: FuzzTree): fc.Arbitrary<NativeEdit> {
   const text = fc.array(lineArbitrary, { maxLength: 4 }).chain((lines) => fc.constantFrom('\n', '\r\n').map((eol) => lines.join(eol)));
   const oldText = (file: string) => {
     const content = fileText(tree, file) ?? '';
-    const piece = content.length ? fc.tuple(fc.nat(content.length - 1), fc.integer({ min: 1, max: 24 })).map(([start, length]) => content.slice(start, start + length)) : fc.constant('');
+    const piece = content.length
+      ? fc.tuple(fc.nat(content.length - 1), fc.integer({ min: 1, max: 24 })).map(([start, length]) => content.slice(start, start + length))
+      : fc.constant('');
     return fc.oneof(piece, lineArbitrary, fc.constant(''));
   };
   return fc.oneof(
     fc.tuple(path, text).map(([file, content]) => ({ surface, input: { command: 'create', path: file, file_text: content } })),
-    path.chain((file) => fc.tuple(oldText(file), text).map(([oldStr, newStr]) => ({ surface, input: { command: 'str_replace', path: file, old_str: oldStr, new_str: newStr } }))),
-    fc.tuple(path, fc.integer({ min: -1, max: 9 }), text).map(([file, line, inserted]) => ({ surface, input: { command: 'insert', path: file, insert_line: line, insert_text: inserted } })),
-    fc.tuple(path, fc.option(fc.tuple(fc.integer({ min: -1, max: 9 }), fc.integer({ min: -1, max: 9 })), { nil: undefined })).map(([file, range]) => ({ surface, input: { command: 'view', path: file, ...(range ? { view_range: range } : {}) } })),
+    path.chain((file) =>
+      fc
+        .tuple(oldText(file), text)
+        .map(([oldStr, newStr]) => ({ surface, input: { command: 'str_replace', path: file, old_str: oldStr, new_str: newStr } })),
+    ),
+    fc
+      .tuple(path, fc.integer({ min: -1, max: 9 }), text)
+      .map(([file, line, inserted]) => ({ surface, input: { command: 'insert', path: file, insert_line: line, insert_text: inserted } })),
+    fc
+      .tuple(path, fc.option(fc.tuple(fc.integer({ min: -1, max: 9 }), fc.integer({ min: -1, max: 9 })), { nil: undefined }))
+      .map(([file, range]) => ({ surface, input: { command: 'view', path: file, ...(range ? { view_range: range } : {}) } })),
   );
 }
 
 /** A tree with one native edit for it. */
 export function nativeFuzzCase(surface: NativeEditSurface): fc.Arbitrary<[FuzzTree, NativeEdit]> {
-  return treeArbitrary.chain((tree) => (surface === 'anthropic_text_editor' ? textEditorEdit(tree) : operationEdit(surface, tree)).map((edit) => [tree, edit] as [FuzzTree, NativeEdit]));
+  return treeArbitrary.chain((tree) =>
+    (surface === 'anthropic_text_editor' ? textEditorEdit(tree) : operationEdit(surface, tree)).map(
+      (edit) => [tree, edit] as [FuzzTree, NativeEdit],
+    ),
+  );
 }
 
 function withOutside(edit: NativeEdit, outside: string): NativeEdit {
@@ -88,8 +129,13 @@ function readWorkspaceFile(sandbox: Sandbox, path: string): string | undefined {
 
 /** The paths one native edit names: its path, and an update's move target. */
 function namedPaths(edit: NativeEdit): string[] {
-  const paths = edit.surface === 'anthropic_text_editor' ? [edit.input.path] : [edit.operation.path, 'move_to' in edit.operation ? edit.operation.move_to : undefined];
-  return paths.filter((path): path is string => typeof path === 'string').map((path) => posix.normalize(path.replace(/\\/g, '/')).replace(/\/$/, ''));
+  const paths =
+    edit.surface === 'anthropic_text_editor'
+      ? [edit.input.path]
+      : [edit.operation.path, 'move_to' in edit.operation ? edit.operation.move_to : undefined];
+  return paths
+    .filter((path): path is string => typeof path === 'string')
+    .map((path) => posix.normalize(path.replace(/\\/g, '/')).replace(/\/$/, ''));
 }
 
 /** Files of the tree, other than the ones the edit names, whose bytes are no longer as the tree wrote them. */
@@ -121,7 +167,8 @@ function textEditorProblems(sandbox: Sandbox, tree: FuzzTree, input: Record<stri
   if (input.command === 'view' || !result.ok || (before === undefined && input.command !== 'create')) return [];
   const after = readWorkspaceFile(sandbox, path);
   if (after === undefined) return [`${path} is gone after ${String(input.command)}`];
-  const expectation = (expected: string) => (after === expected ? [] : [`${String(input.command)} wrote ${JSON.stringify(after)}, expected ${JSON.stringify(expected)}`]);
+  const expectation = (expected: string) =>
+    after === expected ? [] : [`${String(input.command)} wrote ${JSON.stringify(after)}, expected ${JSON.stringify(expected)}`];
   if (input.command === 'create') return expectation(input.file_text as string);
   if (before === undefined) return [];
   const eol = majorityEnding(before);
@@ -152,7 +199,13 @@ function textEditorProblems(sandbox: Sandbox, tree: FuzzTree, input: Record<stri
  * internal_error, never changes a byte outside, a rejected edit (or any view) leaves every workspace byte as it was,
  * and an accepted text-editor edit writes what a reference model says.
  */
-export async function runNativeEditFuzz(host: NativeHost, surface: NativeEditSurface, sandbox: Sandbox, numRuns: number, seed?: number): Promise<FuzzSummary> {
+export async function runNativeEditFuzz(
+  host: NativeHost,
+  surface: NativeEditSurface,
+  sandbox: Sandbox,
+  numRuns: number,
+  seed?: number,
+): Promise<FuzzSummary> {
   const sentinel = sandbox.checksumOutside();
   const summary: FuzzSummary = { runs: 0, accepted: 0, rejected: 0, outsideChanged: false, bytesOutside: 0 };
   const property = fc.asyncProperty(nativeFuzzCase(surface), async ([tree, rawEdit]) => {
@@ -170,9 +223,11 @@ export async function runNativeEditFuzz(host: NativeHost, surface: NativeEditSur
     const viewed = edit.surface === 'anthropic_text_editor' && edit.input.command === 'view';
     if (result.ok) summary.accepted++;
     else summary.rejected++;
-    if ((!result.ok || viewed) && checksumTree(sandbox.workspace) !== before) throw new Error(`${viewed ? 'a view' : 'a rejected edit'} changed the workspace: ${describeResult(result)}`);
+    if ((!result.ok || viewed) && checksumTree(sandbox.workspace) !== before)
+      throw new Error(`${viewed ? 'a view' : 'a rejected edit'} changed the workspace: ${describeResult(result)}`);
     const untouched = otherFilesChanged(sandbox, tree, edit);
-    if (untouched.length) throw new Error(`an edit of ${namedPaths(edit).join(', ')} changed ${untouched.join(', ')}: ${describeResult(result)}`);
+    if (untouched.length)
+      throw new Error(`an edit of ${namedPaths(edit).join(', ')} changed ${untouched.join(', ')}: ${describeResult(result)}`);
     if (edit.surface === 'anthropic_text_editor') {
       const wrong = textEditorProblems(sandbox, tree, edit.input, result);
       if (wrong.length) throw new Error(wrong.join('; '));

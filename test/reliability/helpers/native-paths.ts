@@ -10,7 +10,9 @@ export const NATIVE_EDIT_SURFACES = ['openai_apply_patch_call', 'agents_editor',
 export type NativeEditSurface = (typeof NATIVE_EDIT_SURFACES)[number];
 
 /** A call on one native surface: an `apply_patch_call` operation, or an Anthropic text-editor input. */
-export type NativeEdit = { surface: 'openai_apply_patch_call' | 'agents_editor'; operation: ApplyPatchOperation } | { surface: 'anthropic_text_editor'; input: Record<string, unknown> };
+export type NativeEdit =
+  | { surface: 'openai_apply_patch_call' | 'agents_editor'; operation: ApplyPatchOperation }
+  | { surface: 'anthropic_text_editor'; input: Record<string, unknown> };
 
 /** The host surface every native path needs. */
 export type NativeHost = Pick<ToolHost, 'tools' | 'call' | 'edit' | 'readPath' | 'budget'> & AnthropicToolHost;
@@ -35,23 +37,32 @@ export async function runNativeEdit(host: NativeHost, edit: NativeEdit): Promise
     if (operation.type === 'create_file') return fromEditorResult(await editor.createFile(operation));
     if (operation.type === 'delete_file') return fromEditorResult(await editor.deleteFile(operation));
     const moveTo = operation.move_to ?? operation.moveTo;
-    return fromEditorResult(await editor.updateFile({ type: 'update_file', path: operation.path, diff: operation.diff, ...(moveTo ? { moveTo } : {}) }));
+    return fromEditorResult(
+      await editor.updateFile({ type: 'update_file', path: operation.path, diff: operation.diff, ...(moveTo ? { moveTo } : {}) }),
+    );
   }
   let captured: ToolResult | undefined;
   const onResult = (_call: unknown, result: ToolResult) => {
     captured = result;
   };
   if (edit.surface === 'openai_apply_patch_call') {
-    const outputs = await answerResponsesCalls([{ type: 'apply_patch_call', id: 'apc_1', call_id: 'call_1', status: 'completed', operation: edit.operation }], host, { onResult });
+    const outputs = await answerResponsesCalls(
+      [{ type: 'apply_patch_call', id: 'apc_1', call_id: 'call_1', status: 'completed', operation: edit.operation }],
+      host,
+      { onResult },
+    );
     const output = outputs[0] as { type?: string; call_id?: string; status?: string; output?: string } | undefined;
     if (!captured || !output) throw new Error('the apply_patch_call got no answer');
-    if (outputs.length !== 1 || output.type !== 'apply_patch_call_output' || output.call_id !== 'call_1') throw new Error(`unexpected answer ${JSON.stringify(outputs).slice(0, 200)}`);
+    if (outputs.length !== 1 || output.type !== 'apply_patch_call_output' || output.call_id !== 'call_1')
+      throw new Error(`unexpected answer ${JSON.stringify(outputs).slice(0, 200)}`);
     if (output.status !== (captured.ok ? 'completed' : 'failed')) throw new Error(`status ${output.status} for ok=${captured.ok}`);
     if (output.output !== captured.output) throw new Error('the answer text differs from the result text');
     return captured;
   }
   if (edit.surface !== 'anthropic_text_editor') throw new Error(`unknown surface ${String(edit.surface)}`);
-  const blocks = await answerToolUses([{ type: 'tool_use', id: 'toolu_1', name: ANTHROPIC_TEXT_EDITOR_TOOL, input: edit.input }], host, { onResult });
+  const blocks = await answerToolUses([{ type: 'tool_use', id: 'toolu_1', name: ANTHROPIC_TEXT_EDITOR_TOOL, input: edit.input }], host, {
+    onResult,
+  });
   const block = blocks[0];
   if (!captured || !block) throw new Error('the text editor call got no answer');
   if (blocks.length !== 1 || block.tool_use_id !== 'toolu_1') throw new Error(`unexpected answer ${JSON.stringify(blocks).slice(0, 200)}`);
@@ -99,6 +110,9 @@ export function hostileEdit(surface: NativeEditSurface, operation: HostileOperat
 }
 
 /** A target for `runHostileCase` that runs the corpus through one native surface. */
-export function nativeHostileTarget(surface: NativeEditSurface, host: NativeHost): { invoke: InvokeOperation; supported: readonly HostileOperation[] } {
+export function nativeHostileTarget(
+  surface: NativeEditSurface,
+  host: NativeHost,
+): { invoke: InvokeOperation; supported: readonly HostileOperation[] } {
   return { supported: SUPPORTED[surface], invoke: (operation, path) => runNativeEdit(host, hostileEdit(surface, operation, path)) };
 }

@@ -15,12 +15,37 @@ export interface FuzzTree {
 
 /** File names of fuzz trees. */
 export const NAMES = ['a.txt', 'b.txt', 'src/c.ts', 'src/d.ts', 'docs/e.md', 'crlf.txt'];
-const HOSTILE = ['../outside/secret.txt', '${OUTSIDE}/secret.txt', 'link/secret.txt', 'link/new.txt', 'src/../../outside/dir/nested.txt', '..', '~/x', 'x\u0000y'];
+const HOSTILE = [
+  '../outside/secret.txt',
+  '${OUTSIDE}/secret.txt',
+  'link/secret.txt',
+  'link/new.txt',
+  'src/../../outside/dir/nested.txt',
+  '..',
+  '~/x',
+  'x\u0000y',
+];
 /** The small line alphabet fuzz trees and patches draw from. */
-export const LINES = ['hello', 'sentinel line', 'alpha', 'beta', 'gamma', '', '  indented', '\ttab', 'ünïcode “quotes” — dash', 'function f() {', '}', 'hello world'];
+export const LINES = [
+  'hello',
+  'sentinel line',
+  'alpha',
+  'beta',
+  'gamma',
+  '',
+  '  indented',
+  '\ttab',
+  'ünïcode “quotes” — dash',
+  'function f() {',
+  '}',
+  'hello world',
+];
 
 /** A line: mostly from {@link LINES}, sometimes any short string. */
-export const lineArbitrary = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+export const lineArbitrary = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...LINES) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+);
 
 /** Random trees: a few files from a small line alphabet, with or without final newline and CRLF. */
 export const treeArbitrary: fc.Arbitrary<FuzzTree> = fc.record({
@@ -36,7 +61,11 @@ export const treeArbitrary: fc.Arbitrary<FuzzTree> = fc.record({
 });
 
 /** A path: mostly a tree name or a new one, sometimes hostile, sometimes any short string. */
-export const pathArbitrary = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...NAMES, 'new.txt', 'src/new.ts') }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
+export const pathArbitrary = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...NAMES, 'new.txt', 'src/new.ts') },
+  { weight: 2, arbitrary: fc.constantFrom(...HOSTILE) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
+);
 
 /** A line of an update section: context, removal, addition, anchor or noise. */
 export const changeLineArbitrary = fc.oneof(
@@ -46,32 +75,42 @@ export const changeLineArbitrary = fc.oneof(
 );
 
 const operationArbitrary = fc.oneof(
-  fc.tuple(pathArbitrary, fc.array(lineArbitrary, { maxLength: 4 })).map(([path, lines]) => [`*** Add File: ${path}`, ...lines.map((line) => `+${line}`)]),
+  fc
+    .tuple(pathArbitrary, fc.array(lineArbitrary, { maxLength: 4 }))
+    .map(([path, lines]) => [`*** Add File: ${path}`, ...lines.map((line) => `+${line}`)]),
   pathArbitrary.map((path) => [`*** Delete File: ${path}`]),
-  fc.tuple(pathArbitrary, fc.option(pathArbitrary, { nil: undefined }), fc.array(changeLineArbitrary, { maxLength: 8 })).map(([path, move, lines]) => [
-    `*** Update File: ${path}`,
-    ...(move === undefined ? [] : [`*** Move to: ${move}`]),
-    ...lines,
-  ]),
+  fc
+    .tuple(pathArbitrary, fc.option(pathArbitrary, { nil: undefined }), fc.array(changeLineArbitrary, { maxLength: 8 }))
+    .map(([path, move, lines]) => [`*** Update File: ${path}`, ...(move === undefined ? [] : [`*** Move to: ${move}`]), ...lines]),
 );
 
 /** Operations that fit the tree: edits of existing lines, deletions, moves and additions of new files. */
 function coherentOperation(tree: FuzzTree): fc.Arbitrary<string[]> {
   const existing = Object.keys(tree.files);
   const fresh = fc.constantFrom('new.txt', 'src/new.ts', 'fresh/dir/f.txt');
-  const options: fc.Arbitrary<string[]>[] = [fc.tuple(fresh, fc.array(lineArbitrary, { minLength: 1, maxLength: 4 })).map(([path, lines]) => [`*** Add File: ${path}`, ...lines.map((line) => `+${line}`)])];
+  const options: fc.Arbitrary<string[]>[] = [
+    fc
+      .tuple(fresh, fc.array(lineArbitrary, { minLength: 1, maxLength: 4 }))
+      .map(([path, lines]) => [`*** Add File: ${path}`, ...lines.map((line) => `+${line}`)]),
+  ];
   if (existing.length) {
     const edit = fc.constantFrom(...existing).chain((path) => {
       const lines = tree.files[path]!.split('\n').map((line) => line.replace(/\r$/, ''));
-      return fc.tuple(fc.nat({ max: Math.max(0, lines.length - 1) }), lineArbitrary, fc.option(fresh, { nil: undefined }), fc.boolean()).map(([index, replacement, move, anchored]) => [
-        `*** Update File: ${path}`,
-        ...(move === undefined ? [] : [`*** Move to: ${move}`]),
-        anchored && index > 0 ? `@@ ${lines[index - 1]}` : '@@',
-        `-${lines[index] ?? ''}`,
-        `+${replacement}`,
-      ]);
+      return fc
+        .tuple(fc.nat({ max: Math.max(0, lines.length - 1) }), lineArbitrary, fc.option(fresh, { nil: undefined }), fc.boolean())
+        .map(([index, replacement, move, anchored]) => [
+          `*** Update File: ${path}`,
+          ...(move === undefined ? [] : [`*** Move to: ${move}`]),
+          anchored && index > 0 ? `@@ ${lines[index - 1]}` : '@@',
+          `-${lines[index] ?? ''}`,
+          `+${replacement}`,
+        ]);
     });
-    options.push(edit, edit, fc.constantFrom(...existing).map((path) => [`*** Delete File: ${path}`]));
+    options.push(
+      edit,
+      edit,
+      fc.constantFrom(...existing).map((path) => [`*** Delete File: ${path}`]),
+    );
   }
   return fc.oneof(...options);
 }
@@ -80,17 +119,29 @@ function coherentOperation(tree: FuzzTree): fc.Arbitrary<string[]> {
 export function patchArbitrary(tree: FuzzTree): fc.Arbitrary<string> {
   const operation = fc.oneof({ weight: 6, arbitrary: coherentOperation(tree) }, { weight: 2, arbitrary: operationArbitrary });
   return fc.oneof(
-    { weight: 10, arbitrary: fc.tuple(fc.array(operation, { minLength: 1, maxLength: 4 }), fc.nat(19), fc.boolean()).map(([operations, frame, heredoc]) => {
-      const body = [...(frame !== 1 ? ['*** Begin Patch'] : []), ...operations.flat(), ...(frame !== 2 ? ['*** End Patch'] : [])].join('\n') + '\n';
-      return heredoc && frame > 15 ? `apply_patch <<'EOF'\n${body}EOF\n` : body;
-    }) },
+    {
+      weight: 10,
+      arbitrary: fc
+        .tuple(fc.array(operation, { minLength: 1, maxLength: 4 }), fc.nat(19), fc.boolean())
+        .map(([operations, frame, heredoc]) => {
+          const body =
+            [...(frame !== 1 ? ['*** Begin Patch'] : []), ...operations.flat(), ...(frame !== 2 ? ['*** End Patch'] : [])].join('\n') +
+            '\n';
+          return heredoc && frame > 15 ? `apply_patch <<'EOF'\n${body}EOF\n` : body;
+        }),
+    },
     { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 200 }) },
-    { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 200 }).map((text) => `*** Begin Patch\n${text}\n*** End Patch\n`) },
+    {
+      weight: 1,
+      arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 200 }).map((text) => `*** Begin Patch\n${text}\n*** End Patch\n`),
+    },
   );
 }
 
 /** A tree with a patch for it. */
-export const fuzzCaseArbitrary: fc.Arbitrary<[FuzzTree, string]> = treeArbitrary.chain((tree) => patchArbitrary(tree).map((patch) => [tree, patch] as [FuzzTree, string]));
+export const fuzzCaseArbitrary: fc.Arbitrary<[FuzzTree, string]> = treeArbitrary.chain((tree) =>
+  patchArbitrary(tree).map((patch) => [tree, patch] as [FuzzTree, string]),
+);
 
 /** Writes a fuzz tree into the (emptied) workspace. */
 export function writeFuzzTree(sandbox: Sandbox, tree: FuzzTree): void {

@@ -15,7 +15,11 @@ export function marked(marker: string, command: string): string {
 }
 
 /** Runs one exec_command and insists that the process is still running afterwards. */
-export async function startRunning(host: ToolHost, cmd: string, extra: Record<string, unknown> = {}): Promise<{ sessionId: number; result: ToolResult }> {
+export async function startRunning(
+  host: ToolHost,
+  cmd: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ sessionId: number; result: ToolResult }> {
   const result = await host.call('exec_command', { cmd, yield_time_ms: 500, ...extra });
   const problems = resultShapeProblems(result);
   if (problems.length || !result.ok) throw new Error(`exec_command failed: ${problems.join('; ')} ${describeResult(result)}`);

@@ -36,7 +36,9 @@ export function createSharedSandbox(prefix: string): Sandbox {
  * bind-mounted at the same path, and the test sshd with the workspace as its root. Each is either ready or says why
  * it is unavailable (run `eval "$(bash test/environments/setup-ci.sh)"`).
  */
-export async function remoteSandboxEngines(sandbox: Sandbox): Promise<Array<RemoteSandboxEngine | { name: 'docker' | 'ssh'; unavailable: string }>> {
+export async function remoteSandboxEngines(
+  sandbox: Sandbox,
+): Promise<Array<RemoteSandboxEngine | { name: 'docker' | 'ssh'; unavailable: string }>> {
   const engines: Array<RemoteSandboxEngine | { name: 'docker' | 'ssh'; unavailable: string }> = [];
   for (const engine of ENGINES) {
     if (engine.name === 'local') continue;

@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -123,7 +134,10 @@ export function snapshotTree(root: string, skip: ReadonlySet<string> = new Set()
 }
 
 /** Bytes of the files that appeared, vanished or changed between two snapshots (the larger size of each). */
-export function bytesChanged(before: Map<string, { size: number; hash: string }>, after: Map<string, { size: number; hash: string }>): number {
+export function bytesChanged(
+  before: Map<string, { size: number; hash: string }>,
+  after: Map<string, { size: number; hash: string }>,
+): number {
   let total = 0;
   for (const [path, entry] of after) {
     const old = before.get(path);
@@ -146,9 +160,14 @@ export function createSandbox(prefix = 'toolhost-reliability-'): Sandbox {
     for (const folder of [workspace, outside, evil, home]) mkdirSync(folder, { recursive: true });
     writeTree(outside, SENTINEL_FILES);
     chmodSync(join(outside, 'secret.txt'), 0o600);
-    writeTree(evil, { 'x': SENTINEL_TEXT });
+    writeTree(evil, { x: SENTINEL_TEXT });
     writeTree(home, { '.profile': SENTINEL_TEXT, '.ssh/authorized_keys': SENTINEL_TEXT });
-    writeTree(root, { 'top.txt': SENTINEL_TEXT, 'a/level1.txt': SENTINEL_TEXT, 'a/b/level2.txt': SENTINEL_TEXT, 'a/b/c/level3.txt': SENTINEL_TEXT });
+    writeTree(root, {
+      'top.txt': SENTINEL_TEXT,
+      'a/level1.txt': SENTINEL_TEXT,
+      'a/b/level2.txt': SENTINEL_TEXT,
+      'a/b/c/level3.txt': SENTINEL_TEXT,
+    });
   };
   const restoreOutside = () => {
     const keep: Record<string, string> = { [root]: 'a', [join(root, 'a')]: 'b', [join(root, 'a', 'b')]: 'c', [parent]: 'workspace' };

@@ -54,7 +54,12 @@ export async function floodOutput(host: ToolHost, marker: string, bytes: number,
   };
   check();
   while (result.ok && result.data?.exit_code === undefined && calls < 1_000) {
-    result = await host.call('write_stdin', { session_id: result.data?.session_id, chars: '', yield_time_ms: 30_000, max_output_tokens: 2_000 });
+    result = await host.call('write_stdin', {
+      session_id: result.data?.session_id,
+      chars: '',
+      yield_time_ms: 30_000,
+      max_output_tokens: 2_000,
+    });
     calls++;
     check();
   }
@@ -64,7 +69,17 @@ export async function floodOutput(host: ToolHost, marker: string, bytes: number,
   else {
     const counted = await countX(spoolPath);
     spooledBytes = counted.total;
-    if (counted.x !== bytes || counted.total !== bytes) problems.push(`the spool holds ${counted.x} of the ${bytes} bytes printed (${counted.total} bytes in all): output was lost`);
+    if (counted.x !== bytes || counted.total !== bytes)
+      problems.push(`the spool holds ${counted.x} of the ${bytes} bytes printed (${counted.total} bytes in all): output was lost`);
   }
-  return { bytes, calls, exitCode: result.data?.exit_code as number | undefined, maxOutputTokens: maxTokens, heapGrowthBytes: heapGrowth, rssPeakBytes: rssPeak, spooledBytes, problems };
+  return {
+    bytes,
+    calls,
+    exitCode: result.data?.exit_code as number | undefined,
+    maxOutputTokens: maxTokens,
+    heapGrowthBytes: heapGrowth,
+    rssPeakBytes: rssPeak,
+    spooledBytes,
+    problems,
+  };
 }

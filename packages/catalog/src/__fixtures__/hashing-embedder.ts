@@ -11,7 +11,10 @@ const DIMENSIONS = 1024;
 export const hashingEmbedder: CatalogEmbedder = async (texts) =>
   texts.map((text) => {
     const vector = new Array<number>(DIMENSIONS).fill(0);
-    const words = text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 1);
+    const words = text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word.length > 1);
     const add = (feature: string, weight: number) => {
       const value = textSeed(feature);
       vector[value % DIMENSIONS] += value & 0x80000000 ? -weight : weight;

@@ -22,7 +22,10 @@ export const FRESH_HELD_OUT_QUERIES: McpServerQuery[] = [
   q('what is the most recent release of this github repo', 'github_get_latest_release'),
   q('permanently remove the repository', 'github_delete_repository'),
   q('were any API keys or tokens leaked in the code', 'github_list_secret_scanning_alerts'),
-  q('let copilot pick up this issue and write the fix', 'github_assign_copilot_to_issue|github_create_pull_request_with_copilot|github_assign_copilot_to_issue_with_intent'),
+  q(
+    'let copilot pick up this issue and write the fix',
+    'github_assign_copilot_to_issue|github_create_pull_request_with_copilot|github_assign_copilot_to_issue_with_intent',
+  ),
   q('I no longer want that project in my starred list', 'github_unstar_repository'),
   // Playwright
   q('go to example.com in the browser', 'playwright_browser_navigate'),

@@ -16,7 +16,11 @@ export interface RankingEmbedderOptions {
 }
 
 /** A request as find() passes it to the embedder: words split at spaces, commas and semicolons, joined by spaces. */
-const normalize = (text: string) => text.split(/[\s,;]+/).filter(Boolean).join(' ');
+const normalize = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .join(' ');
 
 /**
  * A stand-in for an embedding model of known quality, to measure what hybrid fusion does with a good embedder (it
@@ -34,10 +38,15 @@ export function rankingEmbedder(options: RankingEmbedderOptions): CatalogEmbedde
     const target = expected === undefined ? undefined : dimensionByName.get(expected);
     if (target === undefined) throw new Error(`rankingEmbedder: no expected tool for ${JSON.stringify(text)}`);
     const random = seededRandom(textSeed(text));
-    const order = shuffle([...Array(size).keys()].filter((dimension) => dimension !== target), random);
+    const order = shuffle(
+      [...Array(size).keys()].filter((dimension) => dimension !== target),
+      random,
+    );
     const hit = random() < options.accuracy;
     if (!hit) {
-      const confusable = (options.confusable?.(text) ?? []).map((name) => dimensionByName.get(name)).filter((dimension) => dimension !== undefined && dimension !== target);
+      const confusable = (options.confusable?.(text) ?? [])
+        .map((name) => dimensionByName.get(name))
+        .filter((dimension) => dimension !== undefined && dimension !== target);
       if (confusable.length > 0) {
         const first = confusable[Math.floor(random() * Math.min(3, confusable.length))]!;
         order.splice(order.indexOf(first), 1);

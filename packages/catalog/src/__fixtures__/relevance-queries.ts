@@ -139,7 +139,20 @@ export const RELEVANCE_QUERIES: RelevanceQuery[] = [
   // Several tools loaded at once.
   q('multi', 'jira_get_issue, jira_add_comment', 'jira_get_issue', 'jira_add_comment'),
   q('multi', 'slack_post_message slack_upload_file', 'slack_post_message', 'slack_upload_file'),
-  q('multi', 'postgres_query,postgres_describe_table, postgres_list_tables', 'postgres_query', 'postgres_describe_table', 'postgres_list_tables'),
-  q('multi', 'docker_build_image docker_push_image k8s_apply_manifest k8s_rollout_status', 'docker_build_image', 'docker_push_image', 'k8s_apply_manifest', 'k8s_rollout_status'),
+  q(
+    'multi',
+    'postgres_query,postgres_describe_table, postgres_list_tables',
+    'postgres_query',
+    'postgres_describe_table',
+    'postgres_list_tables',
+  ),
+  q(
+    'multi',
+    'docker_build_image docker_push_image k8s_apply_manifest k8s_rollout_status',
+    'docker_build_image',
+    'docker_push_image',
+    'k8s_apply_manifest',
+    'k8s_rollout_status',
+  ),
   q('multi', 'github_create_issue and something to post in slack', 'github_create_issue', 'slack_post_message'),
 ];

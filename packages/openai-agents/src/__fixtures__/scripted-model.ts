@@ -13,7 +13,8 @@ export interface SeenAnswer {
 function answerText(item: Record<string, unknown>): string {
   const output = item.output;
   if (typeof output === 'string') return output;
-  if (output && typeof output === 'object' && typeof (output as { text?: unknown }).text === 'string') return (output as { text: string }).text;
+  if (output && typeof output === 'object' && typeof (output as { text?: unknown }).text === 'string')
+    return (output as { text: string }).text;
   return JSON.stringify(output);
 }
 
@@ -28,7 +29,10 @@ function lastAnswer(request: ModelRequest): SeenAnswer | undefined {
  * A Model that makes the given tool calls one a turn, then answers `final`; `answers` collects what the SDK sent back
  * after each call and `tools` the tool names each request offered. No network.
  */
-export function scriptedModel(plan: ScriptedCall[], final = 'done'): { model: Model; answers: SeenAnswer[]; tools: string[][]; instructions: string[] } {
+export function scriptedModel(
+  plan: ScriptedCall[],
+  final = 'done',
+): { model: Model; answers: SeenAnswer[]; tools: string[][]; instructions: string[] } {
   const answers: SeenAnswer[] = [];
   const tools: string[][] = [];
   const instructions: string[] = [];
@@ -58,6 +62,9 @@ export function functionCall(callId: string, name: string, args: Record<string, 
 }
 
 /** A native apply_patch call of the scripted model. */
-export function applyPatchCall(callId: string, operation: { type: 'create_file' | 'update_file'; path: string; diff: string } | { type: 'delete_file'; path: string }): ScriptedCall {
+export function applyPatchCall(
+  callId: string,
+  operation: { type: 'create_file' | 'update_file'; path: string; diff: string } | { type: 'delete_file'; path: string },
+): ScriptedCall {
   return { type: 'apply_patch_call', callId, status: 'completed', operation };
 }
