@@ -2,7 +2,6 @@ import {
   ErrorCode,
   SerialQueue,
   errorResult,
-  resolveWorkspacePath,
   type EnvironmentProcesses,
   type ShellEnvironmentPolicy,
   type ToolContext,
@@ -28,6 +27,7 @@ import { SessionSpool } from './session-spool.js';
 import { randomBytes } from 'node:crypto';
 import { SESSION_MARKER_VARIABLE } from './process-tree.js';
 import { SessionTable } from './session-table.js';
+import { commandFolder } from './command-folder.js';
 import { commandVariables } from './command-variables.js';
 
 /** Options of {@link createExecTools}. */
@@ -66,9 +66,6 @@ export interface ExecTools {
 
 /** The kernel's limit on one argument (MAX_ARG_STRLEN, terminating NUL included). */
 const MAX_COMMAND_BYTES = 128 * 1024;
-
-/** Longest file name most Linux and macOS file systems accept (NAME_MAX). */
-const NAME_MAX_BYTES = 255;
 
 /** Default most sessions kept at once. */
 export const DEFAULT_MAX_SESSIONS = 64;
@@ -168,39 +165,8 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
           `cmd is ${commandBytes} bytes, but the operating system accepts at most ${MAX_COMMAND_BYTES - 1} bytes in one argument. Write the script to a file with apply_patch and run that file instead.`,
         );
       }
-      let cwd = workspace.root;
-      if (args.workdir !== undefined) {
-        const shown = JSON.stringify(args.workdir.length > 200 ? `${args.workdir.slice(0, 200)}…` : args.workdir);
-        try {
-          const check = await resolveWorkspacePath(workspace, args.workdir);
-          if (!check.ok)
-            return errorResult(
-              ErrorCode.OutsideWorkspace,
-              `workdir: ${check.message}. Use a folder inside ${workspace.root}, or omit workdir to run in the workspace root.`,
-            );
-          const stat = await workspace.stat(check.relative);
-          if (!stat) {
-            // The workspace reports an over-long name as missing; creating it would fail too, so say why.
-            if (check.relative.split('/').some((part) => Buffer.byteLength(part) > NAME_MAX_BYTES)) {
-              return errorResult(
-                ErrorCode.SpawnFailed,
-                `workdir ${shown} cannot be used: a path component is longer than the file system allows. Choose an existing folder inside the workspace.`,
-              );
-            }
-            return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} does not exist; create it first or choose an existing folder.`);
-          }
-          if (stat.kind !== 'directory') return errorResult(ErrorCode.SpawnFailed, `workdir ${shown} is not a folder.`);
-          cwd = check.absolute;
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code ?? 'error';
-          const reason =
-            code === 'ENAMETOOLONG' ? 'a path component is longer than the file system allows' : `the file system refused it (${code})`;
-          return errorResult(
-            ErrorCode.SpawnFailed,
-            `workdir ${shown} cannot be used: ${reason}. Choose an existing folder inside the workspace.`,
-          );
-        }
-      }
+      const cwd = await commandFolder(workspace, args.workdir);
+      if (typeof cwd !== 'string') return cwd;
       const decision = await gateway.decide({
         cmd: args.cmd,
         workdir: cwd,

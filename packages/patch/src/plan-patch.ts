@@ -5,17 +5,10 @@ import { planUpdate, type ChunkStatus } from './plan-update.js';
 import { resolveTarget, type ResolvedTarget } from './resolve-target.js';
 import { decodeText, encodeDocument, majorityEnding, splitLines, type TextDocument } from './text-document.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
+import { PlanOverlay, type FileRecord, type PlanErrorCode } from './plan-overlay.js';
 import { insertLines, replaceOnce, type TextEditResult } from './text-edits.js';
 
-/** Error codes a planned operation can fail with. */
-export type PlanErrorCode =
-  | typeof ErrorCode.OutsideWorkspace
-  | typeof ErrorCode.InvalidArguments
-  | typeof ErrorCode.PatchContextNotFound
-  | typeof ErrorCode.PatchAmbiguous
-  | typeof ErrorCode.PatchTargetExists
-  | typeof ErrorCode.PatchTargetMissing
-  | typeof ErrorCode.ToolFailed;
+export type { PlanErrorCode } from './plan-overlay.js';
 
 /** How one operation of the patch fares. */
 export interface OperationReport {
@@ -56,20 +49,6 @@ export interface PatchPlan {
   diff: DiffEntry[];
   /** Summary lines in Codex order: `A p`, then `M p`, then `D p`. */
   summary: string[];
-}
-
-interface FileRecord {
-  key: string;
-  before: Uint8Array | undefined;
-  beforeMode: number | undefined;
-  /** Current content in the plan; undefined when absent. */
-  bytes: Uint8Array | undefined;
-  /** Decoded current content, kept to avoid re-decoding. */
-  document?: TextDocument;
-  mode: number | undefined;
-  removeLink?: boolean;
-  linkTarget?: string;
-  createsFolders?: string[];
 }
 
 const encoder = new TextEncoder();
@@ -142,63 +121,12 @@ export async function planPatch(
   phrases: EditPhrases = editPhrases(),
 ): Promise<PatchPlan & { keys: string[] }> {
   const { shell, edit } = phrases.vocabulary;
-  const records = new Map<string, FileRecord>();
-  const removedLinks = new Set<string>();
-  const pendingFolders = new Map<string, string[]>();
+  const overlay = new PlanOverlay(workspace, phrases);
   const reports: OperationReport[] = [];
   const diff: DiffEntry[] = [];
   const added: string[] = [];
   const modified: string[] = [];
   const deleted: string[] = [];
-  const keys: string[] = [];
-
-  const resolve = async (
-    path: string,
-  ): Promise<{ target: Extract<ResolvedTarget, { ok: true }> } | { code: PlanErrorCode; message: string }> => {
-    const target = await resolveTarget(workspace, path);
-    if (!target.ok)
-      return { code: target.code === 'outside_workspace' ? ErrorCode.OutsideWorkspace : ErrorCode.ToolFailed, message: target.message };
-    if (target.missingFolders.length > 0) {
-      const existing = records.get(target.key);
-      if (!existing || existing.createsFolders === undefined) {
-        // Remembered on the record the file gets when it is created.
-        pendingFolders.set(target.key, target.missingFolders);
-      }
-    }
-    keys.push(target.key, target.path);
-    if (removedLinks.has(target.path)) return { target: { ...target, kind: 'missing', isLink: false, key: target.path } };
-    return { target };
-  };
-
-  const record = async (target: Extract<ResolvedTarget, { ok: true }>): Promise<FileRecord> => {
-    let existing = records.get(target.key);
-    if (!existing) {
-      if (target.kind === 'file') {
-        const bytes = await workspace.readFile(target.path);
-        const stat = await workspace.stat(target.path);
-        existing = { key: target.key, before: bytes, beforeMode: stat?.mode, bytes, mode: stat?.mode };
-      } else
-        existing = {
-          key: target.key,
-          before: undefined,
-          beforeMode: undefined,
-          bytes: undefined,
-          mode: undefined,
-          createsFolders: pendingFolders.get(target.key),
-        };
-      records.set(target.key, existing);
-    }
-    return existing;
-  };
-
-  const documentOf = (file: FileRecord, path: string): { document: TextDocument } | { message: string } => {
-    if (file.document) return { document: file.document };
-    const decoded = decodeText(file.bytes!);
-    if (!decoded.ok)
-      return { message: `${path} was not changed: ${decoded.message}. ${edit} only edits UTF-8 text files; use ${shell} for other files.` };
-    file.document = decoded.document;
-    return { document: decoded.document };
-  };
 
   const notAFile = (path: string, kind: string, action: string) =>
     `${path} is a ${kind === 'directory' ? 'directory' : kind === 'other' ? 'special file (not a regular file)' : kind}; ${action}`;
@@ -210,13 +138,13 @@ export async function planPatch(
       report.code = code;
       report.message = message;
     };
-    const source = await resolve(operation.path);
+    const source = await overlay.resolve(operation.path);
     if ('code' in source) {
       fail(source.code, source.message);
       continue;
     }
     const target = source.target;
-    const file = target.kind === 'missing' ? records.get(target.key) : await record(target);
+    const file = target.kind === 'missing' ? overlay.records.get(target.key) : await overlay.record(target);
     const present = isPresent(target, file);
 
     if (operation.kind === 'add') {
@@ -236,7 +164,7 @@ export async function planPatch(
       }
       const text = operation.content;
       const bytes = encoder.encode(text);
-      const created = await record({ ...target, kind: 'missing' });
+      const created = await overlay.record({ ...target, kind: 'missing' });
       created.bytes = bytes;
       created.document = { bom: false, lines: splitLines(text), majorityEol: majorityEnding(splitLines(text)) };
       // A link this patch deleted keeps `removeLink`: commit unlinks it, then writes a regular file in its place.
@@ -276,30 +204,14 @@ export async function planPatch(
           ? createDiffEntry({ path: target.path, operation: 'deleted', oldLines: decoded.document.lines, newLines: [], unchanged: false })
           : binaryDiffEntry(target.path, 'deleted'),
       );
-      if (target.isLink) {
-        // Delete the link itself, not the file it points to.
-        const linkTarget = await workspace.readLink?.(target.path);
-        records.set(target.path, {
-          key: target.path,
-          before: file.bytes,
-          beforeMode: file.mode,
-          bytes: undefined,
-          mode: undefined,
-          removeLink: true,
-          linkTarget,
-        });
-        removedLinks.add(target.path);
-      } else {
-        file.bytes = undefined;
-        file.document = undefined;
-      }
+      await overlay.remove(target, file);
       deleted.push(target.path);
       report.ok = true;
       continue;
     }
 
     // Update (possibly with a move), or a text edit.
-    const decoded = documentOf(file, target.path);
+    const decoded = overlay.documentOf(file, target.path);
     if ('message' in decoded) {
       fail(ErrorCode.ToolFailed, decoded.message);
       continue;
@@ -341,13 +253,13 @@ export async function planPatch(
     let destinationPath = target.path;
     let destination = file;
     if (operation.moveTo !== undefined) {
-      const moved = await resolve(operation.moveTo);
+      const moved = await overlay.resolve(operation.moveTo);
       if ('code' in moved) {
         fail(moved.code, `*** Move to: ${moved.message}`);
         continue;
       }
       if (moved.target.key !== target.key) {
-        const movedExisting = moved.target.kind === 'missing' ? records.get(moved.target.key) : await record(moved.target);
+        const movedExisting = moved.target.kind === 'missing' ? overlay.records.get(moved.target.key) : await overlay.record(moved.target);
         if (isPresent(moved.target, movedExisting)) {
           fail(
             ErrorCode.PatchTargetExists,
@@ -363,7 +275,7 @@ export async function planPatch(
           continue;
         }
         destinationPath = moved.target.path;
-        destination = await record({ ...moved.target, kind: 'missing' });
+        destination = await overlay.record({ ...moved.target, kind: 'missing' });
         destination.mode = file.mode;
         file.bytes = undefined;
         file.document = undefined;
@@ -388,8 +300,8 @@ export async function planPatch(
     report.ok = true;
   }
 
-  const changes = changesOf(records.values());
+  const changes = changesOf(overlay.records.values());
   const ok = reports.every((report) => report.ok);
   const summary = [...added.map((path) => `A ${path}`), ...modified.map((path) => `M ${path}`), ...deleted.map((path) => `D ${path}`)];
-  return { ok, reports, changes: ok ? changes : [], diff, summary, keys };
+  return { ok, reports, changes: ok ? changes : [], diff, summary, keys: overlay.keys };
 }
