@@ -7,6 +7,11 @@ export type WorkspacePathCheck = { ok: true; relative: string; absolute: string 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/** Why a path with a NUL or another control character is refused, or undefined when it has none. */
+export function controlCharacterProblem(input: string): string | undefined {
+  return CONTROL.test(input) ? `path ${JSON.stringify(input)} contains a NUL or control character` : undefined;
+}
+
 function joinRoot(root: string, relative: string): string {
   if (!relative) return root;
   return root.endsWith('/') ? root + relative : `${root}/${relative}`;
@@ -18,7 +23,8 @@ function joinRoot(root: string, relative: string): string {
  */
 export function normalizeWorkspacePath(root: string, input: string): WorkspacePathCheck {
   if (typeof input !== 'string' || input.length === 0) return { ok: false, message: 'path is empty' };
-  if (CONTROL.test(input)) return { ok: false, message: `path ${JSON.stringify(input)} contains a NUL or control character` };
+  const control = controlCharacterProblem(input);
+  if (control) return { ok: false, message: control };
   if (input.length > 4096) return { ok: false, message: 'path is longer than 4096 characters' };
   if (input.startsWith('~'))
     return { ok: false, message: `path ${JSON.stringify(input)} starts with "~"; home-relative paths are outside the workspace` };

@@ -1,4 +1,4 @@
-import { ErrorCode, type ErrorCode as ErrorCodeType } from '@toolhost/core';
+import { ErrorCode, controlCharacterProblem, type ErrorCode as ErrorCodeType } from '@toolhost/core';
 import type { EditPhrases } from './edit-phrases.js';
 import { parseCreateDiff, parseUpdateDiff } from './parse-operation-diff.js';
 import type { PatchChunk, PatchOperation } from './patch-syntax.js';
@@ -17,9 +17,6 @@ export type FileOperationsCheck =
 
 type Refusal = Extract<FileOperationsCheck, { ok: false }>;
 
-// eslint-disable-next-line no-control-regex -- the characters refused in a path
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
 function refuse(code: ErrorCodeType, message: string, line?: number): Refusal {
   return line === undefined ? { ok: false, code, message } : { ok: false, code, message, line };
 }
@@ -32,7 +29,8 @@ function checkPath(value: unknown, field: string): Refusal | undefined {
       `path ${JSON.stringify(value)} starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.`,
     );
   }
-  if (CONTROL.test(value)) return refuse(ErrorCode.OutsideWorkspace, `path ${JSON.stringify(value)} contains a NUL or control character`);
+  const control = controlCharacterProblem(value);
+  if (control) return refuse(ErrorCode.OutsideWorkspace, control);
   return undefined;
 }
 
