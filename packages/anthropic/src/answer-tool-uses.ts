@@ -21,7 +21,7 @@ export interface AnswerToolUsesOptions {
 }
 
 /** The host surface {@link answerToolUses} uses (a real host or the fake one). */
-export type AnthropicToolHost = Pick<ToolHost, 'call' | 'edit' | 'readPath' | 'budget'> &
+export type AnthropicToolHost = Pick<ToolHost, 'call' | 'edit' | 'readPath' | 'budget' | 'shellPatch'> &
   Partial<Pick<ToolHost, 'nextSegment' | 'recordCommand'>>;
 
 function isToolUse(block: unknown): block is AnthropicToolUseBlock {

@@ -1,5 +1,5 @@
 import { SerialQueue } from '@toolhost/core/serial-queue';
-import { errorResult, okResult, type ToolHost, type ToolResult } from 'toolhost';
+import { ANTHROPIC_NATIVE_VOCABULARY, errorResult, okResult, type ToolHost, type ToolResult } from 'toolhost';
 
 /** Options of Anthropic's bash tool. */
 export interface BashOptions {
@@ -14,11 +14,13 @@ export interface BashOptions {
 /** Default time one bash command may run. */
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 
-type BashHost = Pick<ToolHost, 'call' | 'budget'> & Partial<Pick<ToolHost, 'recordCommand'>>;
+type BashHost = Pick<ToolHost, 'call' | 'budget' | 'shellPatch'> & Partial<Pick<ToolHost, 'recordCommand'>>;
 
 /** The shell a host's bash tool talks to: one long-lived exec_command session. */
 interface BashState {
   sessionId?: number;
+  /** The shell's working folder after its last command (absolute); undefined until one completed. */
+  folder?: string;
   /** Commands run one at a time, in order. */
   queue: SerialQueue;
 }
@@ -28,7 +30,11 @@ const states = new WeakMap<object, BashState>();
 /** Starts bash when there is one (else sh) reading commands from its input, no startup files. */
 const START_SHELL = 'if command -v bash >/dev/null 2>&1; then exec bash --noprofile --norc 2>&1; else exec sh 2>&1; fi';
 
+/** How long one poll of the shell waits for output (write_stdin waits at least 250 ms unless the shell exits). */
 const POLL_MS = 250;
+
+/** Texts of this tool name `bash` only: the model was given no exec_command or write_stdin. */
+const vocabulary = ANTHROPIC_NATIVE_VOCABULARY;
 
 function outputText(output: string): string {
   const index = output.indexOf('\nOutput:\n');
@@ -39,85 +45,117 @@ function randomTag(): string {
   return Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 }
 
+/** `text` and then `line` on a line of its own. */
+function thenLine(text: string, line: string): string {
+  return `${text}${text && !text.endsWith('\n') ? '\n' : ''}${line}`;
+}
+
+/** A duration for the model: `0.1 seconds`, `1 second`, `120 seconds`. */
+function seconds(ms: number): string {
+  const value = Number((ms / 1000).toFixed(3));
+  return `${value} second${value === 1 ? '' : 's'}`;
+}
+
 async function stop(host: BashHost, state: BashState): Promise<void> {
   const sessionId = state.sessionId;
   state.sessionId = undefined;
+  state.folder = undefined;
   if (sessionId === undefined) return;
   // An already-cancelled poll kills the session's whole process tree.
-  await host.call('write_stdin', { session_id: sessionId, chars: '' }, { signal: AbortSignal.abort() });
+  await host.call('write_stdin', { session_id: sessionId, chars: '' }, { signal: AbortSignal.abort(), vocabulary });
 }
 
 async function start(host: BashHost, state: BashState, callId: string | undefined): Promise<ToolResult | undefined> {
-  const started = await host.call('exec_command', { cmd: START_SHELL, yield_time_ms: POLL_MS }, { callId });
-  if (!started.ok) return started;
-  if (typeof started.data?.session_id !== 'number' || typeof started.data?.exit_code === 'number') {
-    return errorResult('spawn_failed', `The shell could not start: ${outputText(started.output) || 'it exited at once'}`);
+  const started = await host.call('exec_command', { cmd: START_SHELL, yield_time_ms: POLL_MS }, { callId, vocabulary });
+  if (!started.ok || typeof started.data?.session_id !== 'number' || typeof started.data?.exit_code === 'number') {
+    const reason = started.ok ? outputText(started.output).trim() || 'it exited at once' : `error ${started.error?.code ?? 'tool_failed'}`;
+    return errorResult('spawn_failed', `The bash shell could not start (${reason}); call bash again to retry.`);
   }
   state.sessionId = started.data.session_id;
   return undefined;
 }
 
 async function runCommand(host: BashHost, state: BashState, command: string, options: BashOptions): Promise<ToolResult> {
+  // A patch sent as a command goes to the patch engine (applied, or refused when bare) and never to the shell.
+  const patched = await host.shellPatch(command, {
+    workdir: state.folder,
+    vocabulary,
+    maxOutputTokens: options.maxOutputTokens,
+    callId: options.callId,
+  });
+  if (patched) return patched;
   if (state.sessionId === undefined) {
     const failed = await start(host, state, options.callId);
     if (failed) return failed;
   }
   const sessionId = state.sessionId as number;
   const tag = `__TOOLHOST_BASH_${randomTag()}__`;
-  const sentinel = new RegExp(`\\n${tag}(\\d+)__\\n`);
-  // The command runs in the shell itself (cd and variables persist) with no input of its own, then prints the sentinel.
-  const script = `{ ${command}\n} < /dev/null\nprintf '\\n%s%s__\\n' '${tag}' "$?"\n`;
+  const sentinel = new RegExp(`\\n${tag}(\\d+)__([\\s\\S]*?)${tag}\\n`);
+  // The command runs in the shell itself (cd and variables persist) with no input of its own, then prints the
+  // sentinel with its exit code and the shell's folder (where a patch sent next is applied).
+  const script = `{ ${command}\n} < /dev/null\nprintf '\\n%s%s__%s%s\\n' '${tag}' "$?" "$PWD" '${tag}'\n`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const deadline = performance.now() + timeoutMs;
   let text = '';
-  try {
-    let chars = script;
-    for (;;) {
-      const polled = await host.call(
-        'write_stdin',
-        { session_id: sessionId, chars, yield_time_ms: POLL_MS, max_output_tokens: 50_000 },
-        { signal: controller.signal, callId: options.callId },
+  let chars = script;
+  for (;;) {
+    // No abort signal: cancelling a poll kills the shell, and a command that completes near the deadline keeps it.
+    const polled = await host.call(
+      'write_stdin',
+      {
+        session_id: sessionId,
+        chars,
+        yield_time_ms: Math.max(1, Math.min(POLL_MS, Math.ceil(deadline - performance.now()))),
+        max_output_tokens: 50_000,
+      },
+      { callId: options.callId, vocabulary },
+    );
+    chars = '';
+    if (!polled.ok) {
+      state.sessionId = undefined;
+      state.folder = undefined;
+      return errorResult(
+        polled.error?.code ?? 'session_exited',
+        thenLine(
+          text,
+          `The bash shell is gone (error ${polled.error?.code ?? 'session_exited'}); the next command starts a new one, so the working folder and variables are reset.`,
+        ),
       );
-      chars = '';
-      if (!polled.ok) {
-        state.sessionId = undefined;
-        return errorResult(
-          polled.error?.code ?? 'session_exited',
-          `${text}${text && !text.endsWith('\n') ? '\n' : ''}The shell is gone (${polled.output}); the next command starts a new one, so the working folder and variables are reset.`,
-        );
-      }
-      text += outputText(polled.output);
-      const done = sentinel.exec(text);
-      if (done) {
-        const body = text.slice(0, done.index);
-        const exitCode = Number(done[1]);
-        // A test, build or lint run in this shell counts as verification for the anti-blind-editing gate.
-        host.recordCommand?.(command, exitCode);
-        const shown = exitCode === 0 ? body : `${body}${body && !body.endsWith('\n') ? '\n' : ''}[exit code ${exitCode}]`;
-        const budgeted = await host.budget('bash', shown, options.maxOutputTokens);
-        return okResult(budgeted.output);
-      }
-      if (controller.signal.aborted) {
-        state.sessionId = undefined;
-        const budgeted = await host.budget('bash', text, options.maxOutputTokens);
-        return errorResult(
-          'tool_failed',
-          `${budgeted.output}${budgeted.output && !budgeted.output.endsWith('\n') ? '\n' : ''}The command did not finish within ${Math.round(timeoutMs / 1000)} seconds, so the shell was killed; the next command starts a new one (working folder and variables reset).`,
-        );
-      }
-      if (typeof polled.data?.exit_code === 'number') {
-        state.sessionId = undefined;
-        const budgeted = await host.budget(
-          'bash',
-          `${text}${text && !text.endsWith('\n') ? '\n' : ''}[the shell exited with code ${polled.data.exit_code}; the next command starts a new one]`,
-          options.maxOutputTokens,
-        );
-        return okResult(budgeted.output);
-      }
     }
-  } finally {
-    clearTimeout(timer);
+    text += outputText(polled.output);
+    const done = sentinel.exec(text);
+    if (done) {
+      const body = text.slice(0, done.index);
+      const exitCode = Number(done[1]);
+      state.folder = done[2];
+      // A test, build or lint run in this shell counts as verification for the anti-blind-editing gate.
+      host.recordCommand?.(command, exitCode);
+      const shown = exitCode === 0 ? body : thenLine(body, `[exit code ${exitCode}]`);
+      const budgeted = await host.budget('bash', shown, options.maxOutputTokens);
+      return okResult(budgeted.output);
+    }
+    if (typeof polled.data?.exit_code === 'number') {
+      state.sessionId = undefined;
+      state.folder = undefined;
+      const budgeted = await host.budget(
+        'bash',
+        thenLine(text, `[the shell exited with code ${polled.data.exit_code}; the next command starts a new one]`),
+        options.maxOutputTokens,
+      );
+      return okResult(budgeted.output);
+    }
+    if (performance.now() >= deadline) {
+      // Still running at the deadline: only now is the shell killed.
+      await stop(host, state);
+      const budgeted = await host.budget('bash', text, options.maxOutputTokens);
+      return errorResult(
+        'tool_failed',
+        thenLine(
+          budgeted.output,
+          `bash did not return within ${seconds(timeoutMs)}, so the shell was killed; the next command starts a new one (working folder and variables reset).`,
+        ),
+      );
+    }
   }
 }
 

@@ -63,42 +63,39 @@ async function runOne(
   maxOutputLength: number | null | undefined,
   options: ShellCommandsOptions,
 ): Promise<ShellCommandOutcome> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
   const budget = options.maxOutputTokens === undefined ? {} : { max_output_tokens: options.maxOutputTokens };
-  const started = performance.now();
-  const yieldMs = () => Math.min(MAX_YIELD_MS, Math.max(1, Math.ceil(timeoutMs - (performance.now() - started))));
-  try {
-    let result = await host.call(
-      'exec_command',
-      { cmd, yield_time_ms: yieldMs(), ...budget },
-      { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId },
+  const callOptions = { vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId };
+  const deadline = performance.now() + timeoutMs;
+  // Each call waits at most until the deadline, so a command that ends in time is always reported with its exit code.
+  const yieldMs = () => Math.min(MAX_YIELD_MS, Math.max(1, Math.ceil(deadline - performance.now())));
+  let result = await host.call('exec_command', { cmd, yield_time_ms: yieldMs(), ...budget }, callOptions);
+  options.onResult?.(result);
+  if (!result.ok) return { stdout: '', stderr: result.output, outcome: { type: 'exit', exit_code: 1 } };
+  // An answer that is not a command's (an apply_patch the host applied itself) is output as a whole.
+  let text = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
+  let timedOut = false;
+  while (typeof result.data?.exit_code !== 'number' && typeof result.data?.session_id === 'number') {
+    const sessionId = result.data.session_id;
+    timedOut = performance.now() >= deadline;
+    // Past the deadline, an already-cancelled poll kills the command's whole process tree and reads its last output.
+    result = await host.call(
+      'write_stdin',
+      { session_id: sessionId, chars: '', yield_time_ms: yieldMs(), ...budget },
+      timedOut ? { ...callOptions, signal: AbortSignal.abort() } : callOptions,
     );
     options.onResult?.(result);
-    if (!result.ok) return { stdout: '', stderr: result.output, outcome: { type: 'exit', exit_code: 1 } };
-    // An answer that is not a command's (an apply_patch heredoc the host applied itself) is output as a whole.
-    let text = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
-    while (typeof result.data?.exit_code !== 'number' && typeof result.data?.session_id === 'number') {
-      result = await host.call(
-        'write_stdin',
-        { session_id: result.data.session_id, chars: '', yield_time_ms: yieldMs(), ...budget },
-        { signal: controller.signal, vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId },
-      );
-      options.onResult?.(result);
-      if (!result.ok) break;
-      text += execOutputText(result.output);
-    }
-    const stdout = limitOutputLength(text, maxOutputLength);
-    if (controller.signal.aborted) return { stdout, stderr: '', outcome: { type: 'timeout' } };
-    const exitCode = result.data?.exit_code;
-    return {
-      stdout,
-      stderr: result.ok ? '' : result.output,
-      outcome: { type: 'exit', exit_code: typeof exitCode === 'number' ? exitCode : 1 },
-    };
-  } finally {
-    clearTimeout(timer);
+    if (!result.ok) break;
+    text += execOutputText(result.output);
+    if (timedOut) break;
   }
+  const stdout = limitOutputLength(text, maxOutputLength);
+  if (timedOut) return { stdout, stderr: '', outcome: { type: 'timeout' } };
+  const exitCode = result.data?.exit_code;
+  return {
+    stdout,
+    stderr: result.ok ? '' : result.output,
+    outcome: { type: 'exit', exit_code: typeof exitCode === 'number' ? exitCode : 1 },
+  };
 }
 
 /**

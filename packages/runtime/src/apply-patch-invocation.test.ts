@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePatch } from '@toolhost/patch';
-import { parseApplyPatchInvocation, rebaseOperations } from './apply-patch-invocation.js';
+import { parseApplyPatchInvocation, rebaseOperations, recognizeShellCommandPatch } from './apply-patch-invocation.js';
 
 const PATCH = '*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch';
 const heredoc = (prefix: string, tag = "'PATCH'", close = 'PATCH', suffix = '') =>
@@ -115,5 +115,90 @@ describe('rebaseOperations', () => {
     const parsed = parsePatch(PATCH);
     if (!parsed.ok) throw new Error(parsed.message);
     expect(rebaseOperations(parsed.patch.operations, '')).toEqual(parsed.patch.operations);
+  });
+});
+
+// Cases of openai/codex codex-rs/apply-patch/src/invocation.rs (mod tests): Codex gives its argv, toolhost a command
+// string; the argv cases are written as the command a shell would split into that argv.
+describe('recognizeShellCommandPatch (cases of codex-rs/apply-patch/src/invocation.rs)', () => {
+  const heredocScript = (prefix: string) => `${prefix}apply_patch <<'PATCH'\n${PATCH}\nPATCH`;
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  const invocation = (patch: string, directory?: string) => ({
+    kind: 'invocation',
+    invocation: directory === undefined ? { patch } : { patch, directory },
+  });
+
+  it.each([
+    ['test_literal', `apply_patch ${quote(`${PATCH}\n`)}`, invocation(`${PATCH}\n`)],
+    ['test_literal_applypatch', `applypatch ${quote(`${PATCH}\n`)}`, invocation(`${PATCH}\n`)],
+    ['test_heredoc', `bash -lc ${quote(heredocScript(''))}`, invocation(PATCH)],
+    ['test_heredoc_non_login_shell', `bash -c ${quote(heredocScript(''))}`, invocation(PATCH)],
+    ['test_heredoc_applypatch', `bash -lc ${quote(`applypatch <<'PATCH'\n${PATCH}\nPATCH`)}`, invocation(PATCH)],
+    ['test_powershell_heredoc', `powershell.exe -Command ${quote(heredocScript(''))}`, invocation(PATCH)],
+    ['test_powershell_heredoc_no_profile', `powershell.exe -NoProfile -Command ${quote(heredocScript(''))}`, invocation(PATCH)],
+    ['test_pwsh_heredoc', `pwsh -NoProfile -Command ${quote(heredocScript(''))}`, invocation(PATCH)],
+    ['test_cmd_heredoc_with_cd', `cmd.exe /c ${quote(heredocScript('cd foo && '))}`, invocation(PATCH, 'foo')],
+    ['test_heredoc_with_leading_cd', `bash -lc ${quote(heredocScript('cd foo && '))}`, invocation(PATCH, 'foo')],
+    ['test_cd_single_quoted_path_with_spaces', `bash -lc ${quote(heredocScript("cd 'foo bar' && "))}`, invocation(PATCH, 'foo bar')],
+    ['test_cd_double_quoted_path_with_spaces', `bash -lc ${quote(heredocScript('cd "foo bar" && '))}`, invocation(PATCH, 'foo bar')],
+    ['test_heredoc (as exec_command sends it: the command is the script)', heredocScript(''), invocation(PATCH)],
+  ])('%s: recognised', (_source, cmd, expected) => {
+    expect(recognizeShellCommandPatch(cmd)).toEqual(expected);
+  });
+
+  it.each([
+    ['test_cd_with_semicolon_is_ignored', heredocScript('cd foo; ')],
+    ['test_cd_or_apply_patch_is_ignored', heredocScript('cd bar || ')],
+    ['test_cd_pipe_apply_patch_is_ignored', heredocScript('cd bar | ')],
+    ['test_echo_and_apply_patch_is_ignored', heredocScript('echo foo && ')],
+    ['test_apply_patch_with_arg_is_ignored', `apply_patch foo <<'PATCH'\n${PATCH}\nPATCH`],
+    ['test_double_cd_then_apply_patch_is_ignored', heredocScript('cd foo && cd bar && ')],
+    ['test_cd_two_args_is_ignored', heredocScript('cd foo bar && ')],
+    ['test_cd_then_apply_patch_then_extra_is_ignored', `${heredocScript('cd bar && ')} && echo done`],
+    ['test_echo_then_cd_and_apply_patch_is_ignored', heredocScript('echo foo; cd bar && ')],
+  ])('%s: an ordinary command, in bash -lc and as the command itself', (_source, script) => {
+    expect(recognizeShellCommandPatch(`bash -lc ${quote(script)}`)).toBeUndefined();
+    expect(recognizeShellCommandPatch(script)).toBeUndefined();
+  });
+
+  it.each([
+    ['test_implicit_patch_single_arg_is_error', quote(PATCH)],
+    ['test_implicit_patch_bash_script_is_error', `bash -lc ${quote(PATCH)}`],
+    ['test_implicit_patch_bash_script_is_error (as exec_command sends it: the command is the script)', PATCH],
+    ['a bare patch with leading blank lines', `\n  ${PATCH}\n`],
+    ['a bare patch whose body does not parse (Codex would run it; the shell would expand ***)', '*** Begin Patch\n*** Frobnicate: x'],
+  ])('%s: refused as a bare patch', (_source, cmd) => {
+    expect(recognizeShellCommandPatch(cmd)).toEqual({ kind: 'implicit' });
+  });
+
+  it.each([
+    [
+      'double quotes, with the escapes the shell removes',
+      `apply_patch "*** Begin Patch\n*** Add File: a\n+say \\"hi\\" \\\\ \\$HOME\n*** End Patch"`,
+      '*** Begin Patch\n*** Add File: a\n+say "hi" \\ $HOME\n*** End Patch',
+    ],
+    [
+      'single quotes next to double quotes, one word',
+      `apply_patch '*** Begin Patch\n*** Add File: a\n+it'"'"'s\n*** End Patch'`,
+      "*** Begin Patch\n*** Add File: a\n+it's\n*** End Patch",
+    ],
+    ['an escaped newline joining the lines', `apply_patch \\\n${quote(PATCH)}`, PATCH],
+  ])('takes the argument form with the shell quoting rules: %s', (_name, cmd, patch) => {
+    expect(recognizeShellCommandPatch(cmd)).toEqual(invocation(patch));
+  });
+
+  it.each([
+    ['an expansion in double quotes', 'apply_patch "$PATCH"'],
+    ['a command substitution', 'apply_patch "$(cat p.diff)"'],
+    ['a backtick in double quotes', 'apply_patch "*** Begin Patch\n+`x`\n*** End Patch"'],
+    ['an unclosed quote', "apply_patch '*** Begin Patch"],
+    ['a third word', `apply_patch ${quote(PATCH)} extra`],
+    ['a pipe after it', `apply_patch ${quote(PATCH)} | cat`],
+    ['another command on the next line', `apply_patch ${quote(PATCH)}\nls`],
+    ['the argument form inside bash -lc (Codex reads only the heredoc there)', `bash -lc ${quote(`apply_patch ${quote(PATCH)}`)}`],
+    ['a shell with another flag', `bash -x ${quote(heredocScript(''))}`],
+    ['a program that is not a shell', `python -c ${quote(heredocScript(''))}`],
+  ])('leaves %s to the shell', (_name, cmd) => {
+    expect(recognizeShellCommandPatch(cmd)).toBeUndefined();
   });
 });

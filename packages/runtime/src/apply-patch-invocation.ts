@@ -1,8 +1,9 @@
 import type { PatchOperation } from '@toolhost/patch';
+import { splitShellWords } from './shell-words.js';
 
-/** An `apply_patch` heredoc sent as a shell command: the patch text and the folder a leading `cd` names. */
+/** An `apply_patch` invocation sent as a shell command: the patch text and the folder a leading `cd` names. */
 export interface ApplyPatchInvocation {
-  /** The heredoc body, taken literally (as Codex does), whether the tag is quoted or not. */
+  /** The heredoc body or the argument, taken literally (as Codex does), whether the tag is quoted or not. */
   patch: string;
   /** The argument of a leading `cd DIR &&`, unquoted; undefined without one. */
   directory?: string;
@@ -32,6 +33,8 @@ export function parseApplyPatchInvocation(cmd: string): ApplyPatchInvocation | u
   let lines = text.slice(newline + 1).split('\n');
   if (dash) lines = lines.map((line) => line.replace(/^\t+/, ''));
   const end = lines.findIndex((line) => line.trimEnd() === tag);
+  // A line that is the tag followed by a command (`EOF && echo done`) closes nothing in a shell, and Codex refuses it.
+  if (end < 0 && lines.some((line) => line.startsWith(tag) && /^[\s;&|)]/.test(line.slice(tag.length)))) return undefined;
   if (end >= 0) {
     if (lines.slice(end + 1).some((line) => line.trim() !== '')) return undefined;
     lines = lines.slice(0, end);
@@ -39,6 +42,63 @@ export function parseApplyPatchInvocation(cmd: string): ApplyPatchInvocation | u
   const invocation: ApplyPatchInvocation = { patch: lines.join('\n') };
   if (cdArgument !== undefined) invocation.directory = /^['"]/.test(cdArgument) ? cdArgument.slice(1, -1) : cdArgument;
   return invocation;
+}
+
+/** What a shell command is as a patch: an `apply_patch` invocation, or a bare patch sent as a command. */
+export type ShellCommandPatch = { kind: 'invocation'; invocation: ApplyPatchInvocation } | { kind: 'implicit' };
+
+const APPLY_PATCH_COMMANDS = new Set(['apply_patch', 'applypatch']);
+
+/** Whether text is a patch on its own: its first non-blank line is the Begin Patch marker. */
+function isBarePatch(text: string): boolean {
+  return /^\s*\*\*\* Begin Patch[ \t]*(?:\r?\n|$)/.test(text.replace(/^\uFEFF/, ''));
+}
+
+/** The lower-cased name of a program without its folder and extension (`/bin/bash` and `bash.exe` are `bash`). */
+function programName(program: string): string {
+  const base = program.split(/[\\/]/).at(-1) ?? '';
+  const dot = base.lastIndexOf('.');
+  return (dot > 0 ? base.slice(0, dot) : base).toLowerCase();
+}
+
+/**
+ * The script of `[shell, flag, script]` as Codex reads it: bash, zsh or sh with `-lc` or `-c`, PowerShell (`pwsh`,
+ * `powershell`) with `-Command` after an optional `-NoProfile`, cmd with `/c`.
+ */
+function shellScript(argv: readonly string[]): string | undefined {
+  const isScriptFlag = (shell: string, flag: string) => {
+    const name = programName(shell);
+    if (name === 'bash' || name === 'zsh' || name === 'sh') return flag === '-lc' || flag === '-c';
+    if (name === 'pwsh' || name === 'powershell') return flag.toLowerCase() === '-command';
+    return name === 'cmd' && flag.toLowerCase() === '/c';
+  };
+  if (argv.length === 3 && isScriptFlag(argv[0], argv[1])) return argv[2];
+  const powershell = ['pwsh', 'powershell'].includes(programName(argv[0] ?? ''));
+  if (argv.length === 4 && powershell && argv[1].toLowerCase() === '-noprofile' && isScriptFlag(argv[0], argv[2])) return argv[3];
+  return undefined;
+}
+
+/**
+ * Reads a shell command the way Codex reads one before running it (`maybe_parse_apply_patch_verified`): the command
+ * is a script, and when it is a plain list of words (read with the shell's quoting) also an argv. Recognised: the
+ * heredoc form (optionally after `cd DIR &&`), the argument form `apply_patch PATCH` (or `applypatch`) as the whole
+ * argv, and the heredoc form as the script of `bash -lc`/`-c` (zsh, sh, PowerShell `-Command`, cmd `/c` likewise).
+ * A bare patch (the command, its only word, or a shell's script starting with `*** Begin Patch`) is `implicit`:
+ * refused, never run. Anything else is undefined: an ordinary command.
+ */
+export function recognizeShellCommandPatch(cmd: string): ShellCommandPatch | undefined {
+  if (isBarePatch(cmd)) return { kind: 'implicit' };
+  const heredoc = parseApplyPatchInvocation(cmd);
+  if (heredoc) return { kind: 'invocation', invocation: heredoc };
+  const argv = splitShellWords(cmd);
+  if (!argv) return undefined;
+  if (argv.length === 1 && isBarePatch(argv[0])) return { kind: 'implicit' };
+  if (argv.length === 2 && APPLY_PATCH_COMMANDS.has(argv[0])) return { kind: 'invocation', invocation: { patch: argv[1] } };
+  const script = shellScript(argv);
+  if (script === undefined) return undefined;
+  if (isBarePatch(script)) return { kind: 'implicit' };
+  const inner = parseApplyPatchInvocation(script);
+  return inner ? { kind: 'invocation', invocation: inner } : undefined;
 }
 
 /** Whether a patch path is absolute or otherwise not relative to a folder (home, drive, UNC). */

@@ -129,12 +129,42 @@ describe('apply_patch sent through exec_command', () => {
     const { runtime, commands } = setup();
     const mentions = [
       'echo apply_patch',
-      'apply_patch --help',
+      'apply_patch --help | head',
+      'apply_patch "$PATCH"',
       `echo hi && apply_patch <<'EOF'\n${update('a', 'b', 'c')}\nEOF`,
       `apply_patch <<'EOF'\n${update('a', 'b', 'c')}\nEOF\nls`,
     ];
     for (const cmd of mentions) expect((await runtime.call('exec_command', { cmd })).output).toBe('ran');
     expect(commands).toEqual(mentions);
+  });
+
+  it('applies the argument form, as an argv pair and as a heredoc inside bash -lc, with the shell quoting rules', async () => {
+    const { runtime, workspace, commands } = setup({ 'a.txt': 'one\n', 'src/b.txt': 'x\n' });
+    const argument = await runtime.call('exec_command', { cmd: `apply_patch '${update('a.txt', 'one', 'two')}'` });
+    expect(argument.output).toBe(`Success. Updated the following files:\nM a.txt\n${NOTE}`);
+    const quoted = `bash -lc "cd src && applypatch <<'EOF'\n${update('b.txt', 'x', 'y')}\nEOF"`;
+    expect((await runtime.call('exec_command', { cmd: quoted })).output).toBe(
+      `Success. Updated the following files:\nM src/b.txt\n${NOTE}`,
+    );
+    expect(workspace.snapshot()).toEqual({ 'a.txt': 'two\n', 'src/b.txt': 'y\n' });
+    expect(commands).toEqual([]);
+  });
+
+  it('refuses a bare patch sent as a command (Codex ImplicitInvocation) and runs nothing', async () => {
+    const { runtime, workspace, commands } = setup({ 'a.txt': 'one\n' });
+    for (const cmd of [
+      update('a.txt', 'one', 'two'),
+      `'${update('a.txt', 'one', 'two')}'`,
+      `bash -lc '${update('a.txt', 'one', 'two')}'`,
+    ]) {
+      const result = await runtime.call('exec_command', { cmd });
+      expect(result.output).toBe(
+        'Error [invalid_arguments]: patch detected without explicit call to apply_patch, so nothing was run. Call the apply_patch tool with this patch instead of sending the patch to exec_command.',
+      );
+      expect(result.data).toMatchObject({ exit_code: 1 });
+    }
+    expect(workspace.snapshot()).toEqual({ 'a.txt': 'one\n' });
+    expect(commands).toEqual([]);
   });
 
   it('still validates exec_command arguments first', async () => {

@@ -7,7 +7,6 @@ import {
   type ToolVocabulary,
 } from '@toolhost/core';
 import { isLegacyToolName, legacyToolMessage, type VerificationGate } from '@toolhost/profiles';
-import { parseApplyPatchInvocation } from './apply-patch-invocation.js';
 import type { CallContext } from './call-context.js';
 import type { CatalogVisibility } from './catalog-visibility.js';
 import { decodeArguments } from './decode-arguments.js';
@@ -30,12 +29,12 @@ export interface DispatchParts {
   visibleNames: () => string[];
   gate: VerificationGate;
   context: CallContext;
-  /** Answers an apply_patch heredoc sent to exec_command; absent when the profile has no apply_patch. */
-  shellSentPatch: ShellSentPatch | undefined;
+  /** Answers a patch sent to exec_command as a command (applied, or refused when bare) without running it. */
+  shellSentPatch: ShellSentPatch;
   isClosed: () => boolean;
 }
 
-/** Creates dispatch: tool lookup, argument decoding, the apply_patch heredoc, the gate, and the tool itself. */
+/** Creates dispatch: tool lookup, argument decoding, a patch sent as a command, the gate, and the tool itself. */
 export function createDispatch(parts: DispatchParts): DispatchCall {
   const { builtins, visibility, gate, context, shellSentPatch, isClosed } = parts;
 
@@ -47,9 +46,9 @@ export function createDispatch(parts: DispatchParts): DispatchCall {
     signal: AbortSignal,
     vocabulary: ToolVocabulary,
   ): Promise<ToolResult> => {
-    if (name === 'exec_command' && shellSentPatch && typeof values.cmd === 'string') {
-      const invocation = parseApplyPatchInvocation(values.cmd);
-      if (invocation) return shellSentPatch(invocation, values.workdir, budget, signal, vocabulary);
+    if (name === 'exec_command' && typeof values.cmd === 'string') {
+      const answered = await shellSentPatch(values.cmd, values.workdir, budget, signal, vocabulary);
+      if (answered) return answered;
     }
     const blocked = gate.check(name, vocabulary.shell);
     if (blocked) return blocked;

@@ -19,6 +19,7 @@ export function forwardToolSurface<Host extends ToolSurface>(
     call: (name, args, options) => runtime.call(name, args, options),
     readPath: (path) => runtime.readPath(path),
     edit: (operations, options) => runtime.edit(operations, options),
+    shellPatch: (command, options) => runtime.shellPatch(command, options),
     recordCommand: (cmd, exitCode) => runtime.recordCommand(cmd, exitCode),
     budget: (label, text, maxOutputTokens) => runtime.budget(label, text, maxOutputTokens),
     nextSegment: () => runtime.nextSegment(),

@@ -1,5 +1,5 @@
 export { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from './tool-runtime.js';
-export type { ToolSurface, ToolCallOptions, EditOptions, BudgetedText } from './tool-surface.js';
+export type { ToolSurface, ToolCallOptions, EditOptions, ShellPatchOptions, BudgetedText } from './tool-surface.js';
 export { forwardToolSurface } from './forward-tool-surface.js';
 export { checkTelemetryOptions, type TelemetryOptions } from './tool-telemetry.js';
 export type { BuiltinImplementations } from './builtin-tools.js';

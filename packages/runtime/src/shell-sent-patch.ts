@@ -1,16 +1,32 @@
 import { ErrorCode, errorResult, resolveWorkspacePath, type ToolResult, type ToolVocabulary, type Workspace } from '@toolhost/core';
 import { parsePatch } from '@toolhost/patch';
-import { rebaseOperations, type ApplyPatchInvocation } from './apply-patch-invocation.js';
+import { rebaseOperations, recognizeShellCommandPatch, type ApplyPatchInvocation } from './apply-patch-invocation.js';
 import type { ApplyOperations } from './edit-path.js';
 
-/** Answers an apply_patch heredoc sent to exec_command, as exec_command's result. */
+/**
+ * Answers a shell command that is a patch (an apply_patch invocation, or a bare patch) as the shell tool's result,
+ * without running anything; undefined for any other command, which the caller runs.
+ */
 export type ShellSentPatch = (
-  invocation: ApplyPatchInvocation,
+  cmd: string,
   workdir: unknown,
   budget: number,
   signal: AbortSignal,
   vocabulary: ToolVocabulary,
-) => Promise<ToolResult>;
+) => Promise<ToolResult | undefined>;
+
+/**
+ * The refusal of a bare patch sent as a command: Codex's `ImplicitInvocation` text, pointing at the model's own edit
+ * tool, or at shell commands on a host without one.
+ */
+export function implicitInvocationResult(vocabulary: ToolVocabulary, hasEditTool: boolean): ToolResult {
+  const fix = hasEditTool
+    ? `Call the ${vocabulary.edit} tool ${vocabulary.edits === 'patch' ? 'with this patch' : 'to make this edit'} instead of sending the patch to ${vocabulary.shell}.`
+    : `A patch is not a command, and this host has no ${vocabulary.edit} tool: edit the files with ${vocabulary.shell} commands.`;
+  return errorResult(ErrorCode.InvalidArguments, `patch detected without explicit call to apply_patch, so nothing was run. ${fix}`, {
+    exit_code: 1,
+  });
+}
 
 /** The line that follows the result of an apply_patch heredoc sent through the shell tool. */
 function applyPatchViaShellNote(vocabulary: ToolVocabulary): string {
@@ -53,14 +69,18 @@ async function patchDirectory(workspace: Workspace, invocation: ApplyPatchInvoca
   return check.relative;
 }
 
-/** Applies an apply_patch heredoc sent to exec_command as the patch tool would: same engine, same gate. */
-export function createShellSentPatch(workspace: Workspace, applyOperations: ApplyOperations): ShellSentPatch {
+/**
+ * Answers a patch sent as a shell command: an apply_patch invocation is applied as the patch tool would apply it
+ * (same engine, same gate) when the host has the tool, and left to the shell otherwise; a bare patch is refused.
+ */
+export function createShellSentPatch(workspace: Workspace, applyOperations: ApplyOperations | undefined): ShellSentPatch {
   const apply = async (
     invocation: ApplyPatchInvocation,
     workdir: unknown,
     budget: number,
     signal: AbortSignal,
     vocabulary: ToolVocabulary,
+    applyPatch: ApplyOperations,
   ): Promise<ToolResult> => {
     const parsed = parsePatch(invocation.patch);
     if (!parsed.ok) return errorResult(ErrorCode.PatchParseError, parsed.message, { line: parsed.line });
@@ -75,8 +95,13 @@ export function createShellSentPatch(workspace: Workspace, applyOperations: Appl
     }
     if (typeof directory !== 'string') return directory;
     // The model wrote patch text: its report counts patch lines, whatever tool names the model has.
-    return applyOperations(rebaseOperations(parsed.patch.operations, directory), budget, signal, { ...vocabulary, edits: 'patch' });
+    return applyPatch(rebaseOperations(parsed.patch.operations, directory), budget, signal, { ...vocabulary, edits: 'patch' });
   };
-  return async (invocation, workdir, budget, signal, vocabulary) =>
-    withPatchNote(await apply(invocation, workdir, budget, signal, vocabulary), vocabulary);
+  return async (cmd, workdir, budget, signal, vocabulary) => {
+    const recognized = recognizeShellCommandPatch(cmd);
+    if (!recognized) return undefined;
+    if (recognized.kind === 'implicit') return implicitInvocationResult(vocabulary, applyOperations !== undefined);
+    if (!applyOperations) return undefined;
+    return withPatchNote(await apply(recognized.invocation, workdir, budget, signal, vocabulary, applyOperations), vocabulary);
+  };
 }

@@ -85,13 +85,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   });
   const patchTool = builtins.has('apply_patch') ? options.implementations.apply_patch : undefined;
   const applyOperations = createEditPath({ patchTool, gate, context, isClosed });
+  const shellSentPatch = createShellSentPatch(options.workspace, patchTool ? applyOperations : undefined);
   const dispatch = createDispatch({
     builtins,
     visibility,
     visibleNames: () => visibleDefinitions().map((definition) => definition.name),
     gate,
     context,
-    shellSentPatch: patchTool ? createShellSentPatch(options.workspace, applyOperations) : undefined,
+    shellSentPatch,
     isClosed,
   });
   const fit = createOutputFitter(options.tokenizer, options.spool);
@@ -157,6 +158,20 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         const result = await fit('apply_patch', applied, limit);
         options.onCall?.('apply_patch', { operations }, result);
         return { result, originalTokens: applied.output !== result.output ? () => options.tokenizer.count(applied.output) : undefined };
+      });
+    },
+    async shellPatch(command, patchOptions = {}) {
+      lifecycle.assertOpen();
+      const limit = clampBudget(patchOptions.maxOutputTokens);
+      const signal = lifecycle.signal(patchOptions.signal);
+      const patchVocabulary = patchOptions.vocabulary ?? vocabulary;
+      // Only a command that is a patch is answered (and traced); any other is the caller's to run.
+      const answered = await shellSentPatch(command, patchOptions.workdir, limit, signal, patchVocabulary);
+      if (!answered) return undefined;
+      return traced({ tool: 'apply_patch', callId: patchOptions.callId, command }, async () => {
+        const result = await fit('apply_patch', answered, limit);
+        options.onCall?.('apply_patch', { command }, result);
+        return { result, originalTokens: answered.output !== result.output ? () => options.tokenizer.count(answered.output) : undefined };
       });
     },
     recordCommand(cmd, exitCode) {

@@ -28,6 +28,20 @@ export interface EditOptions {
   callId?: string;
 }
 
+/** Options of {@link ToolSurface.shellPatch}. */
+export interface ShellPatchOptions {
+  /** The folder the shell would run the command in (absolute, or relative to the workspace root); default the root. */
+  workdir?: string;
+  /** The tools the model that sent the command was given, for the texts of the answer (default: the host's). */
+  vocabulary?: ToolVocabulary;
+  /** Cancels the edit before it is applied. */
+  signal?: AbortSignal;
+  /** Token budget of the result (default 10,000). */
+  maxOutputTokens?: number;
+  /** The provider's id of the command's call, for its trace span. */
+  callId?: string;
+}
+
 /** Text fitted to a token budget by {@link ToolSurface.budget}. */
 export interface BudgetedText {
   /** The text, or its head and tail around a marker naming the left-out tokens and the spool file. */
@@ -55,6 +69,13 @@ export interface ToolSurface {
    * in `options.vocabulary`'s tool names.
    */
   edit(operations: readonly FileOperation[], options?: EditOptions): Promise<ToolResult>;
+  /**
+   * Answers a shell command that is a patch, as exec_command answers one, without running anything: an `apply_patch`
+   * heredoc or argument (Codex's invocation forms) is applied by the patch engine, paths relative to
+   * `options.workdir`; a bare patch is refused. Undefined for any other command, which the caller runs (a provider's
+   * persistent shell checks each command with it before sending it).
+   */
+  shellPatch(command: string, options?: ShellPatchOptions): Promise<ToolResult | undefined>;
   /**
    * Tells the anti-blind-editing gate that a command ran to completion outside exec_command (a provider's persistent
    * shell), so a verification there resets the gate, whatever its exit code, as it would through exec_command.

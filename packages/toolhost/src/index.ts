@@ -37,6 +37,7 @@ export type { ToolProfile, ShellProfileSetting, ShellGuidance, VerificationGateO
 export type {
   ToolCallOptions,
   EditOptions,
+  ShellPatchOptions,
   TelemetryOptions,
   FileOperation,
   PatchChunk,
