@@ -92,6 +92,32 @@ describe('createToolHostSandboxClient', () => {
     }
   });
 
+  it('applies an apply_patch heredoc or argument sent as a command and refuses a bare patch without running it', async () => {
+    const client = createToolHostSandboxClient();
+    // `touch` is the first entry: a shell given `*** Begin Patch` would run `touch x.txt Begin Patch`.
+    const session = await client.create({
+      manifest: { entries: { touch: { type: 'file', content: '' }, 'x.txt': { type: 'file', content: 'one\n' } } },
+    });
+    try {
+      const root = session.state.workspaceRoot;
+      const update = (from: string, to: string) => `*** Begin Patch\n*** Update File: x.txt\n@@\n-${from}\n+${to}\n*** End Patch`;
+      const heredoc = await session.exec({ cmd: `apply_patch <<'EOF'\n${update('one', 'two')}\nEOF` });
+      expect(heredoc).toMatchObject({ exitCode: 0, output: expect.stringMatching(/^Success\. Updated the following files:\nM x\.txt\n/) });
+      expect(await session.execCommand({ cmd: `apply_patch '${update('two', 'three')}'` })).toMatch(/^Success\./);
+      expect(readFileSync(join(root, 'x.txt'), 'utf8')).toBe('three\n');
+      const bare = await session.exec({ cmd: update('three', 'never') });
+      expect(bare).toMatchObject({
+        exitCode: null,
+        output:
+          'Error [invalid_arguments]: patch detected without explicit call to apply_patch, so nothing was run. Call the apply_patch tool with this patch instead of sending the patch to exec_command.',
+      });
+      expect(existsSync(join(root, 'Begin'))).toBe(false);
+      expect(readFileSync(join(root, 'x.txt'), 'utf8')).toBe('three\n');
+    } finally {
+      await session.close();
+    }
+  });
+
   it('reads, lists and probes files inside the workspace only, symlinks included', async () => {
     const client = createToolHostSandboxClient();
     const session = await client.create({

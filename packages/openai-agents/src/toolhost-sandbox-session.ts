@@ -129,7 +129,8 @@ export function createToolHostSandboxSession(parts: ToolHostSandboxSessionParts)
     async exec(args) {
       const result = await host.call('exec_command', execArguments(args));
       if (!result.ok) return { output: result.output, stdout: '', stderr: result.output, wallTimeSeconds: 0, exitCode: null };
-      const body = execOutputText(result.output);
+      // A patch sent as a command is answered by the host itself (no command ran): its whole text is the output.
+      const body = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
       const data = result.data ?? {};
       const sessionId = numberOrUndefined(data.session_id);
       return {

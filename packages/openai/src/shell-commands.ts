@@ -56,6 +56,11 @@ export function limitOutputLength(text: string, limit: number | null | undefined
   return `${characters.slice(0, head).join('')}\n…${characters.length - kept} characters truncated…\n${tail}`;
 }
 
+/** Whether a poll saw its command end by itself (not killed by the poll's cancellation). */
+function hasExited(result: ToolResult): boolean {
+  return typeof result.data?.exit_code === 'number' && !result.output.includes('Note: the call was cancelled');
+}
+
 async function runOne(
   host: Pick<ToolHost, 'call'>,
   cmd: string,
@@ -86,6 +91,8 @@ async function runOne(
     options.onResult?.(result);
     if (!result.ok) break;
     text += execOutputText(result.output);
+    // A command that had already ended when the cancelled poll came was not killed: it finished, and says how.
+    if (timedOut) timedOut = !hasExited(result);
     if (timedOut) break;
   }
   const stdout = limitOutputLength(text, maxOutputLength);
