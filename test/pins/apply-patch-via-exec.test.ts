@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToolHost, type ToolHost } from 'toolhost';
+import { ANTHROPIC_NATIVE_VOCABULARY, createToolHost, OPENAI_NATIVE_VOCABULARY, type ToolHost } from 'toolhost';
 
 const NOTE =
   'Note: this apply_patch command went to the apply_patch tool, not to a shell. Call the apply_patch tool directly instead of exec_command.';
@@ -47,5 +47,20 @@ describe('apply_patch through exec_command: model-visible texts', () => {
     expect(await call(heredoc(update('src/a.txt', 'two', 'three')))).toBe(
       `Error [verification_required]: 1 edit was made without running any check. Run the project's tests, build, lint or typecheck with exec_command (for example \`npm test\`, \`cargo test\`, \`pytest\`), or, where there are none, a syntax check of an edited file (\`node --check FILE\`, \`bash -n FILE\`, \`python -m py_compile FILE\`); editing resumes as soon as one completes, passing or failing. Reads and inspection commands stay allowed.\n${NOTE}`,
     );
+  });
+});
+
+describe('a bare patch sent as a command: model-visible refusal per vocabulary', () => {
+  it('names the shell and edit tools the model was given, and runs nothing', async () => {
+    const bare = update('src/a.txt', 'one', 'never');
+    const texts = [];
+    for (const vocabulary of [undefined, OPENAI_NATIVE_VOCABULARY, ANTHROPIC_NATIVE_VOCABULARY]) {
+      texts.push((await host.call('exec_command', { cmd: bare }, vocabulary ? { vocabulary } : {})).output);
+    }
+    expect(texts).toEqual([
+      'Error [invalid_arguments]: patch detected without explicit call to apply_patch, so nothing was run. Call the apply_patch tool with this patch instead of sending the patch to exec_command.',
+      'Error [invalid_arguments]: patch detected without explicit call to apply_patch, so nothing was run. Call the apply_patch tool to make this edit instead of sending the patch to shell.',
+      'Error [invalid_arguments]: patch detected without explicit call to apply_patch, so nothing was run. Call the str_replace_based_edit_tool tool to make this edit instead of sending the patch to bash.',
+    ]);
   });
 });

@@ -167,6 +167,24 @@ describe('apply_patch sent through exec_command', () => {
     expect(commands).toEqual([]);
   });
 
+  // openai/codex codex-rs/apply-patch/src/invocation.rs, test_apply_patch_resolves_move_path_with_effective_cwd.
+  it('resolves the file and its Move to under the cd folder of a bash -lc heredoc', async () => {
+    const { runtime, workspace } = setup({ 'alt/old.txt': 'before\n' });
+    const patch = '*** Begin Patch\n*** Update File: old.txt\n*** Move to: renamed.txt\n@@\n-before\n+after\n*** End Patch';
+    const result = await runtime.call('exec_command', { cmd: `bash -lc "cd alt && apply_patch <<'PATCH'\n${patch}\nPATCH"` });
+    expect(result.ok).toBe(true);
+    expect(workspace.snapshot()).toEqual({ 'alt/renamed.txt': 'after\n' });
+  });
+
+  // openai/codex codex-rs/apply-patch/src/invocation.rs, test_apply_patch_should_resolve_absolute_paths_in_cwd.
+  it('resolves the argument form against workdir', async () => {
+    const { runtime, workspace } = setup({ 'session/source.txt': 'session directory content\n' });
+    const patch =
+      '*** Begin Patch\n*** Update File: source.txt\n@@\n-session directory content\n+updated session directory content\n*** End Patch';
+    expect((await runtime.call('exec_command', { cmd: `apply_patch '${patch}'`, workdir: 'session' })).ok).toBe(true);
+    expect(workspace.snapshot()).toEqual({ 'session/source.txt': 'updated session directory content\n' });
+  });
+
   it('still validates exec_command arguments first', async () => {
     const { runtime, workspace } = setup({ 'a.txt': 'one\n' });
     const result = await runtime.call('exec_command', { cmd: `apply_patch <<'EOF'\n${update('a.txt', 'one', 'two')}\nEOF`, bogus: 1 });
