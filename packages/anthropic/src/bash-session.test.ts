@@ -145,4 +145,18 @@ describe('a patch sent to bash (Codex invocation rules)', () => {
     await bash({ command: `echo; ${update('x.txt', 'one', 'two').split('\n')[0]}` });
     expect(existsSync(join(proof, 'Begin'))).toBe(true);
   });
+
+  it('refuses a patch from a shell folder outside the workspace, naming bash', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'toolhost-bash-outside-'));
+    try {
+      await bash({ command: `cd '${outside}'` });
+      const refused = await bash({ command: `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\nEOF` });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'outside_workspace' } });
+      expect(refused.output).toMatch(/^Error \[outside_workspace\]: the bash working folder: /);
+      expectOnlyBash(refused);
+      expect(existsSync(join(outside, 'a.txt'))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
 });

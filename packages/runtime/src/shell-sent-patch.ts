@@ -48,14 +48,21 @@ function withPatchNote(result: ToolResult, vocabulary: ToolVocabulary): ToolResu
  * The folder a heredoc's patch paths are relative to: workdir, then the `cd` argument (an absolute or home-relative
  * one replaces workdir, as in a shell, and is checked as such); or a result refusing it.
  */
-async function patchDirectory(workspace: Workspace, invocation: ApplyPatchInvocation, workdir: unknown): Promise<string | ToolResult> {
+async function patchDirectory(
+  workspace: Workspace,
+  invocation: ApplyPatchInvocation,
+  workdir: unknown,
+  vocabulary: ToolVocabulary,
+): Promise<string | ToolResult> {
   const parts = [typeof workdir === 'string' ? workdir : '', invocation.directory ?? ''];
   const joined = parts.reduce(
     (base, part) => (part === '' ? base : part.startsWith('/') || part.startsWith('~') || base === '' ? part : `${base}/${part}`),
     '',
   );
   if (joined === '') return '';
-  const what = invocation.directory === undefined ? 'workdir' : `cd ${invocation.directory}`;
+  // Only exec_command has a workdir argument; another shell's folder is the one its commands run in.
+  const folder = vocabulary.shell === 'exec_command' ? 'workdir' : `the ${vocabulary.shell} working folder`;
+  const what = invocation.directory === undefined ? folder : `cd ${invocation.directory}`;
   const check = await resolveWorkspacePath(workspace, joined);
   if (!check.ok)
     return errorResult(
@@ -86,7 +93,7 @@ export function createShellSentPatch(workspace: Workspace, applyOperations: Appl
     if (!parsed.ok) return errorResult(ErrorCode.PatchParseError, parsed.message, { line: parsed.line });
     let directory: string | ToolResult;
     try {
-      directory = await patchDirectory(workspace, invocation, workdir);
+      directory = await patchDirectory(workspace, invocation, workdir, vocabulary);
     } catch (error) {
       return errorResult(
         ErrorCode.ToolFailed,
