@@ -19,7 +19,7 @@ export type ShellSentPatch = (
  * The refusal of a bare patch sent as a command: Codex's `ImplicitInvocation` text, pointing at the model's own edit
  * tool, or at shell commands on a host without one.
  */
-export function implicitInvocationResult(vocabulary: ToolVocabulary, hasEditTool: boolean): ToolResult {
+function implicitInvocationResult(vocabulary: ToolVocabulary, hasEditTool: boolean): ToolResult {
   const fix = hasEditTool
     ? `Call the ${vocabulary.edit} tool ${vocabulary.edits === 'patch' ? 'with this patch' : 'to make this edit'} instead of sending the patch to ${vocabulary.shell}.`
     : `A patch is not a command, and this host has no ${vocabulary.edit} tool: edit the files with ${vocabulary.shell} commands.`;
