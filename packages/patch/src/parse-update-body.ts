@@ -54,6 +54,9 @@ export function parseUpdateBody(
       chunk = undefined;
     } else if (marker !== undefined && MOVE.test(marker)) {
       return fail(index, '"*** Move to:" must come right after its "*** Update File:" line.');
+    } else if (within === 'patch' && !chunk && trimmed === '') {
+      // Blank lines between chunks (after "*** End of File", or before the first chunk) separate; they are not context.
+      continue;
     } else if (content === '' || content[0] === ' ' || content[0] === '+' || content[0] === '-') {
       if (!chunk || chunk.endOfFile) chunk = startChunk(index);
       const kind = (content === '' ? ' ' : content[0]) as ChunkLine['kind'];

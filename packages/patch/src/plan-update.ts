@@ -32,6 +32,21 @@ interface Replacement {
   order: number;
 }
 
+/** How an Update File operation's chunks are placed: the rules of the grammar that produced them. */
+export interface UpdateRules {
+  /**
+   * Whether a chunk marked `*** End of File` may match elsewhere when it does not match at the end. Codex's
+   * apply_patch refuses it; a per-file diff keeps looking.
+   */
+  endOfFileFallback: boolean;
+}
+
+/** The rules of Codex's apply_patch, which the `apply_patch` tool follows. */
+export const CODEX_UPDATE_RULES: UpdateRules = { endOfFileFallback: false };
+
+/** The rules of per-file diffs (file operations). */
+export const DIFF_UPDATE_RULES: UpdateRules = { endOfFileFallback: true };
+
 const MAX_CANDIDATES = 10;
 /** Indented lines read to tell a file's indentation unit. */
 const STYLE_SAMPLE_LINES = 4000;
@@ -76,7 +91,7 @@ function describeMiss(matcher: LineMatcher, ops: readonly ChunkLine[], from: num
 }
 
 /** Matches each chunk in order (each search starts after the previous chunk and after the chunk's `@@` anchors). */
-export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]): UpdatePlan {
+export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[], rules: UpdateRules = DIFF_UPDATE_RULES): UpdatePlan {
   const wanted: string[] = [];
   for (const chunk of chunks) {
     wanted.push(...chunk.anchors);
@@ -127,7 +142,7 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
           }
         }
       }
-      if (!located) {
+      if (!located && (!chunk.endOfFile || rules.endOfFileFallback)) {
         for (const pass of [0, 1, 2, 3] as const) {
           const hits = matcher.find(pattern, pass, from, total, anchored ? 1 : MAX_CANDIDATES);
           if (hits.length === 1 || (anchored && hits.length > 0)) located = { start: hits[0], pass };
@@ -161,6 +176,14 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
       if (last.kind === ' ' && last.text.trim() === '' && ops.some((op, k) => k < ops.length - 1 && op.kind !== '+')) {
         ops = ops.slice(0, -1);
         continue;
+      }
+      if (chunk.endOfFile && !rules.endOfFileFallback && matcher.find(oldTexts(chunk.lines), 3, from, total, 1).length > 0) {
+        statuses.push({
+          state: 'not_found',
+          chunk,
+          detail: `its lines occur in the file, but not at its end, where "*** End of File" puts them. Drop that marker, or end the chunk with the file's last lines.`,
+        });
+        return;
       }
       statuses.push({ state: 'not_found', chunk, detail: describeMiss(matcher, chunk.lines, from, 'its context') });
       return;
