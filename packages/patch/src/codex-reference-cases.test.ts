@@ -452,6 +452,22 @@ describe('Codex apply-patch lib.rs cases', () => {
     expect(files).toEqual({ 'file.txt': after });
   });
 
+  it('compute_replacements: a chunk ending in a blank line that is not found is retried once without it (checked against the codex 0.169.0 binary)', async () => {
+    const { files } = await apply({ 'q.txt': 'a\n\nb\n' }, '*** Begin Patch\n*** Update File: q.txt\n@@\n+x\n\n*** End Patch');
+    expect(files).toEqual({ 'q.txt': 'a\nx\n\nb\n' });
+  });
+
+  it('compute_replacements, pure addition after an @@ context line (deviation: toolhost placement): inserted after the context line, where the reference appends at the end', async () => {
+    const { files } = await apply({ 'r.txt': 'def f():\n  pass\nx\n' }, wrap('*** Update File: r.txt\n@@ def f():\n+  added'));
+    expect(files).toEqual({ 'r.txt': 'def f():\n  added\n  pass\nx\n' });
+  });
+
+  it('seek_sequence with eof: a chunk marked *** End of File is found only at the end of the file', async () => {
+    const { result, files } = await apply({ 'e.txt': 'a\nb\nc\n' }, wrap('*** Update File: e.txt\n@@\n-a\n+A\n*** End of File'));
+    expect(result.ok).toBe(false);
+    expect(files).toEqual({ 'e.txt': 'a\nb\nc\n' });
+  });
+
   it('test_apply_patch_fails_on_write_error (deviation: all or nothing): a failing operation leaves every file as it was', async () => {
     const { result, files } = await apply(
       { 'keep.txt': 'keep\n' },
