@@ -141,6 +141,63 @@ describe('anti-blind-editing gate with the real apply_patch', () => {
     expect((await edit()).error?.code).toBe('verification_required');
   });
 
+  // An agent's loop on a SWE-bench style task: reproduce the bug, edit, rerun the reproduction, edit, run the tests.
+  it('a realistic edit / reproduce / edit / test loop is never refused', async () => {
+    const { runtime, edit } = setup(undefined, (cmd) => ({ exit: cmd.includes('reproduce') && !cmd.includes('fixed') ? 1 : 0 }));
+    const steps: (number | string)[] = [
+      'cd /testbed && grep -rn "def save" src/',
+      'python reproduce.py',
+      2,
+      'cat src/a.ts',
+      'python reproduce.py',
+      3,
+      'python -m pytest tests/test_models.py -v',
+      1,
+      'python3 -m pytest tests/test_models.py::test_save -vv -x',
+      4,
+      'python reproduce_fixed.py',
+      2,
+      'go test -v ./...',
+      1,
+      './run_tests.sh',
+      3,
+      'node scripts/repro.js',
+      2,
+      'bash run.sh',
+      1,
+      'cargo test -- --nocapture',
+      4,
+      'npx tsx scripts/repro.ts',
+      4,
+    ];
+    for (const step of steps) {
+      if (typeof step === 'number') await editTimes(edit, step);
+      else expect((await runtime.call('exec_command', { cmd: step })).ok).toBe(true);
+    }
+    expect(runtime.gate.mutationsSinceVerification).toBe(4);
+  });
+
+  it('a blind loop that only reads, asks versions or hides exit codes is refused at the fifth edit', async () => {
+    const { runtime, edit } = setup();
+    const looks = [
+      'cat src/a.ts',
+      'python --version',
+      'grep -rn save src/',
+      'python reproduce.py | tail -20',
+      'node -v',
+      'pytest -v || true',
+    ];
+    await editTimes(edit, 1);
+    for (const cmd of looks.slice(0, 3)) await runtime.call('exec_command', { cmd });
+    await editTimes(edit, 3);
+    for (const cmd of looks.slice(3)) await runtime.call('exec_command', { cmd });
+    const blocked = await edit();
+    expect(blocked.error?.code).toBe('verification_required');
+    expect(blocked.data).toEqual({ mutations_since_verification: 4, threshold: 4 });
+    await runtime.call('exec_command', { cmd: 'python reproduce.py' });
+    expect((await edit()).ok).toBe(true);
+  });
+
   it('a syntax check of an edited file unblocks editing', async () => {
     const { runtime, edit } = setup();
     await editTimes(edit, 4);
@@ -300,6 +357,18 @@ describe('anti-blind-editing gate on a real host: a failing check never strands 
     const afterPass = await setValue(46, 47);
     expect(afterPass.error?.code).toBe('verification_required');
     expect(afterPass.data?.last_verification).toEqual({ cmd: 'npm test', exit_code: 0 });
+  });
+
+  it('running a reproduction script of the workspace resets the count, whatever it exits with', async () => {
+    const { run, setValue } = realHost({
+      'reproduce.js': "const { value } = require('./src/value.js');\nif (value !== 42) process.exit(1);\n",
+      'src/value.js': 'exports.value = 0;\n',
+    });
+    for (let step = 0; step < 4; step++) expect((await setValue(step, step + 1)).ok).toBe(true);
+    expect((await setValue(4, 5)).error?.code).toBe('verification_required');
+    expect(await run('node reproduce.js')).toBe(1);
+    expect((await setValue(4, 42)).ok).toBe(true);
+    expect(await run('node reproduce.js')).toBe(0);
   });
 
   it('in a workspace without package.json, npm test exits non-zero and still resets the count; so does a syntax check', async () => {

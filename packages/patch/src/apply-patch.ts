@@ -15,6 +15,7 @@ import { parsePatch } from './parse-patch.js';
 import type { ParsedPatch } from './patch-syntax.js';
 import { sharedPathLocks, type PathLocks } from './path-locks.js';
 import { patchKeys, planPatch } from './plan-patch.js';
+import { CODEX_UPDATE_RULES, DIFF_UPDATE_RULES, type UpdateRules } from './plan-update.js';
 
 /** Options of {@link applyPatch} and {@link applyFileOperations}. */
 export interface ApplyPatchOptions {
@@ -33,7 +34,7 @@ const MAX_LOCK_ATTEMPTS = 3;
 export async function applyPatch(workspace: Workspace, text: string, options: ApplyPatchOptions = {}): Promise<ToolResult> {
   const parsed = parsePatch(text);
   if (!parsed.ok) return errorResult(ErrorCode.PatchParseError, parsed.message, { line: parsed.line });
-  return applyParsed(workspace, parsed.patch, options);
+  return applyParsed(workspace, parsed.patch, options, CODEX_UPDATE_RULES);
 }
 
 /**
@@ -52,12 +53,12 @@ export async function applyFileOperations(
     const message = checked.code === ErrorCode.PatchParseError ? `Nothing was changed: ${checked.message}` : checked.message;
     return errorResult(checked.code, message, checked.line === undefined ? undefined : { line: checked.line });
   }
-  return applyParsed(workspace, { operations: checked.operations }, options);
+  return applyParsed(workspace, { operations: checked.operations }, options, DIFF_UPDATE_RULES);
 }
 
-async function applyParsed(workspace: Workspace, patch: ParsedPatch, options: ApplyPatchOptions): Promise<ToolResult> {
+async function applyParsed(workspace: Workspace, patch: ParsedPatch, options: ApplyPatchOptions, rules: UpdateRules): Promise<ToolResult> {
   try {
-    return await applyChecked(workspace, patch, options, editPhrases(options.vocabulary));
+    return await applyChecked(workspace, patch, options, editPhrases(options.vocabulary), rules);
   } catch (error) {
     // A file-system error while reading or checking (e.g. a file vanishing mid-call): nothing was written yet.
     const reason = error instanceof Error ? error.message : String(error);
@@ -73,6 +74,7 @@ async function applyChecked(
   patch: ParsedPatch,
   options: ApplyPatchOptions,
   phrases: EditPhrases,
+  rules: UpdateRules,
 ): Promise<ToolResult> {
   const locks = options.locks ?? sharedPathLocks;
   const scope = (key: string) => `${workspace.root}\u0000${key}`;
@@ -80,7 +82,7 @@ async function applyChecked(
   for (let attempt = 1; ; attempt++) {
     const release = await locks.acquire(keys.map(scope));
     try {
-      const plan = await planPatch(workspace, patch, phrases);
+      const plan = await planPatch(workspace, patch, phrases, rules);
       const held = new Set(keys);
       if (!plan.keys.every((key) => held.has(key))) {
         // A path changed between locking and planning (e.g. a symlink was re-pointed): lock the union and plan again.

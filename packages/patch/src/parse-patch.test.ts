@@ -110,9 +110,9 @@ describe('parsePatch', () => {
     expect(del).toMatchObject({ kind: 'delete', path: 'b' });
   });
 
-  it('drops blank separator lines at the end of an update before the next header', () => {
+  it('keeps a blank line at the end of an update before the next header as empty context, as Codex does (the matcher drops it when the chunk is not found with it)', () => {
     const [update] = parsed(patch('*** Update File: a', '-x', '+y', '', '*** Delete File: b'));
-    expect(update.kind === 'update' && update.chunks[0].lines.length).toBe(2);
+    expect(update.kind === 'update' && update.chunks[0].lines.map((line) => line.kind + line.text)).toEqual(['-x', '+y', ' ']);
   });
 
   it('allows an Add File with no lines (an empty file) and a pure rename', () => {

@@ -54,6 +54,9 @@ export function parseUpdateBody(
       chunk = undefined;
     } else if (marker !== undefined && MOVE.test(marker)) {
       return fail(index, '"*** Move to:" must come right after its "*** Update File:" line.');
+    } else if (within === 'patch' && !chunk && trimmed === '') {
+      // Blank lines between chunks (after "*** End of File", or before the first chunk) separate; they are not context.
+      continue;
     } else if (content === '' || content[0] === ' ' || content[0] === '+' || content[0] === '-') {
       if (!chunk || chunk.endOfFile) chunk = startChunk(index);
       const kind = (content === '' ? ' ' : content[0]) as ChunkLine['kind'];
@@ -69,8 +72,9 @@ export function parseUpdateBody(
       );
     }
   }
-  // Blank lines between this operation and the next header are separators, not context.
-  const last = chunks[chunks.length - 1];
+  // In a diff, blank lines at the end are separators, not context. In a patch they stay context, as in Codex's
+  // apply-patch, whose matcher drops one when the chunk is not found with it.
+  const last = within === 'diff' ? chunks[chunks.length - 1] : undefined;
   while (last && !last.endOfFile && last.lines.length > 0) {
     const tail = last.lines[last.lines.length - 1];
     if (tail.kind !== ' ' || tail.text !== '' || raw[tail.line - 1 - lineOffset] !== '') break;

@@ -1,7 +1,7 @@
 import { ErrorCode, type Workspace } from '@toolhost/core';
 import { binaryDiffEntry, createDiffEntry, type DiffEntry } from './diff-entry.js';
 import type { ParsedPatch, PatchOperation } from './patch-syntax.js';
-import { planUpdate, type ChunkStatus } from './plan-update.js';
+import { DIFF_UPDATE_RULES, planUpdate, type ChunkStatus, type UpdateRules } from './plan-update.js';
 import { resolveTarget, type ResolvedTarget } from './resolve-target.js';
 import { decodeText, encodeDocument, majorityEnding, splitLines, type TextDocument } from './text-document.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
@@ -119,6 +119,7 @@ export async function planPatch(
   workspace: Workspace,
   patch: ParsedPatch,
   phrases: EditPhrases = editPhrases(),
+  rules: UpdateRules = DIFF_UPDATE_RULES,
 ): Promise<PatchPlan & { keys: string[] }> {
   const { shell, edit } = phrases.vocabulary;
   const overlay = new PlanOverlay(workspace, phrases);
@@ -241,7 +242,7 @@ export async function planPatch(
     }
     const planned =
       operation.chunks.length > 0
-        ? planUpdate(decoded.document, operation.chunks)
+        ? planUpdate(decoded.document, operation.chunks, rules)
         : { ok: true, chunks: [], document: decoded.document, regions: [] };
     report.chunks = planned.chunks;
     if (!planned.ok || !planned.document) {

@@ -32,6 +32,27 @@ interface Replacement {
   order: number;
 }
 
+/** How an Update File operation's chunks are placed: the rules of the grammar that produced them. */
+export interface UpdateRules {
+  /**
+   * How a chunk whose lines are not found is retried: `'once'` as Codex does (an empty last old line and an empty last
+   * new line, each taken as the file's final newline, are dropped, once), `'blank-context'` by dropping trailing
+   * whitespace-only context lines while other old lines remain.
+   */
+  trailingBlankRetry: 'once' | 'blank-context';
+  /**
+   * Whether a chunk marked `*** End of File` may match elsewhere when it does not match at the end. Codex's
+   * apply_patch refuses it; a per-file diff keeps looking.
+   */
+  endOfFileFallback: boolean;
+}
+
+/** The rules of Codex's apply_patch, which the `apply_patch` tool follows. */
+export const CODEX_UPDATE_RULES: UpdateRules = { trailingBlankRetry: 'once', endOfFileFallback: false };
+
+/** The rules of per-file diffs (file operations). */
+export const DIFF_UPDATE_RULES: UpdateRules = { trailingBlankRetry: 'blank-context', endOfFileFallback: true };
+
 const MAX_CANDIDATES = 10;
 /** Indented lines read to tell a file's indentation unit. */
 const STYLE_SAMPLE_LINES = 4000;
@@ -76,7 +97,7 @@ function describeMiss(matcher: LineMatcher, ops: readonly ChunkLine[], from: num
 }
 
 /** Matches each chunk in order (each search starts after the previous chunk and after the chunk's `@@` anchors). */
-export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]): UpdatePlan {
+export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[], rules: UpdateRules = DIFF_UPDATE_RULES): UpdatePlan {
   const wanted: string[] = [];
   for (const chunk of chunks) {
     wanted.push(...chunk.anchors);
@@ -109,11 +130,12 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
       if (anchored) cursor = at;
       return;
     }
+    let retried = false;
     for (;;) {
       const pattern = oldTexts(ops);
-      let located: { start: number; pass: MatchPass } | undefined;
+      let located: { start: number; pass: MatchPass } | undefined = pattern.length === 0 ? { start: from, pass: 0 } : undefined;
       let ambiguous: { candidates: number[]; pass: MatchPass } | undefined;
-      if (chunk.endOfFile && total - pattern.length >= from) {
+      if (!located && chunk.endOfFile && total - pattern.length >= from) {
         for (const pass of [0, 1, 2, 3] as const) {
           if (
             matcher.matchesAt(
@@ -127,7 +149,7 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
           }
         }
       }
-      if (!located) {
+      if (!located && (!chunk.endOfFile || rules.endOfFileFallback)) {
         for (const pass of [0, 1, 2, 3] as const) {
           const hits = matcher.find(pattern, pass, from, total, anchored ? 1 : MAX_CANDIDATES);
           if (hits.length === 1 || (anchored && hits.length > 0)) located = { start: hits[0], pass };
@@ -157,10 +179,29 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
         return;
       }
       // A trailing blank context line often stands for the end of the file or a separator: retry without it.
-      const last = ops[ops.length - 1];
-      if (last.kind === ' ' && last.text.trim() === '' && ops.some((op, k) => k < ops.length - 1 && op.kind !== '+')) {
-        ops = ops.slice(0, -1);
-        continue;
+      if (rules.trailingBlankRetry === 'once') {
+        if (!retried) {
+          retried = true;
+          const trimmed = withoutFinalNewline(ops);
+          if (trimmed) {
+            ops = trimmed;
+            continue;
+          }
+        }
+      } else {
+        const last = ops[ops.length - 1];
+        if (last.kind === ' ' && last.text.trim() === '' && ops.some((op, k) => k < ops.length - 1 && op.kind !== '+')) {
+          ops = ops.slice(0, -1);
+          continue;
+        }
+      }
+      if (chunk.endOfFile && !rules.endOfFileFallback && matcher.find(oldTexts(chunk.lines), 3, from, total, 1).length > 0) {
+        statuses.push({
+          state: 'not_found',
+          chunk,
+          detail: `its lines occur in the file, but not at its end, where "*** End of File" puts them. Drop that marker, or end the chunk with the file's last lines.`,
+        });
+        return;
       }
       statuses.push({ state: 'not_found', chunk, detail: describeMiss(matcher, chunk.lines, from, 'its context') });
       return;
@@ -168,6 +209,24 @@ export function planUpdate(document: TextDocument, chunks: readonly PatchChunk[]
   });
   if (statuses.some((status) => status.state !== 'applies')) return { ok: false, chunks: statuses };
   return { ok: true, chunks: statuses, ...rebuild(document, replacements) };
+}
+
+/**
+ * The chunk without its final newline, as Codex's apply-patch retries a miss: an empty last old line is dropped from the
+ * old lines and an empty last new line from the new lines (a context line is both). Undefined when the last old line
+ * is not empty.
+ */
+function withoutFinalNewline(ops: readonly ChunkLine[]): ChunkLine[] | undefined {
+  const lastOld = ops.findLastIndex((op) => op.kind !== '+');
+  if (lastOld < 0 || ops[lastOld].text !== '') return undefined;
+  const lastNew = ops.findLastIndex((op) => op.kind !== '-');
+  const result: (ChunkLine | undefined)[] = [...ops];
+  // Leaving the new lines, a context line stays an old line; leaving the old lines, it stays a new line.
+  const newLine = result[lastNew];
+  if (newLine && newLine.text === '') result[lastNew] = newLine.kind === ' ' ? { ...newLine, kind: '-' } : undefined;
+  const oldLine = result[lastOld];
+  if (oldLine) result[lastOld] = oldLine.kind === ' ' ? { ...oldLine, kind: '+' } : undefined;
+  return result.filter((op): op is ChunkLine => op !== undefined);
 }
 
 function* texts(lines: readonly TextLine[]): Iterable<string> {
