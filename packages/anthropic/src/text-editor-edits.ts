@@ -117,12 +117,20 @@ export function planStrReplace(raw: string, oldStr: string, newStr: string, show
     };
   const length = expand ? search.length : oldLf.length;
   const found = locate(raw, expand, seen, starts[0], starts[0] + length);
-  const matched = raw.slice(found.rawStart, found.rawEnd);
   const newLf = lfText(newStr);
-  const spelledTabsAsSpaces = matched.includes('\t') && lfText(matched) !== oldLf;
+  const spelledTabsAsSpaces =
+    raw.slice(found.rawStart, found.rawEnd).includes('\t') && lfText(raw.slice(found.rawStart, found.rawEnd)) !== oldLf;
   const retab = !newLf.includes('\t') && (spelledTabsAsSpaces || indentsWithTabs(raw));
-  const pieces = (' '.repeat(found.spacesBefore) + newLf + ' '.repeat(found.spacesAfter)).split('\n');
-  const startsLine = found.rawStart === 0 || raw[found.rawStart - 1] === '\n';
+  let lead = ' '.repeat(found.spacesBefore);
+  const lineStart = raw.lastIndexOf('\n', found.rawStart - 1) + 1;
+  if (retab && lineStart < found.rawStart && isBlank(raw.slice(lineStart, found.rawStart))) {
+    // A match that starts in a line's indentation takes the whole indentation, so it is written again as a whole.
+    lead = raw.slice(lineStart, found.rawStart) + lead;
+    found.rawStart = lineStart;
+  }
+  const matched = raw.slice(found.rawStart, found.rawEnd);
+  const pieces = (lead + newLf + ' '.repeat(found.spacesAfter)).split('\n');
+  const startsLine = found.rawStart === lineStart;
   const after = restOfLine(raw, found.rawEnd);
   const written = pieces.map((piece, index) => {
     const lineStart = index > 0 || startsLine;
