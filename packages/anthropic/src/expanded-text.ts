@@ -1,22 +1,39 @@
 /** The tab width of the reference editor's views (Python's `str.expandtabs()` default). */
 export const TAB_SIZE = 8;
 
+/** The number of characters (code points, as Python counts them) of a text. */
+function codePoints(text: string): number {
+  let pairs = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      pairs++;
+      index++;
+    }
+  }
+  return text.length - pairs;
+}
+
+/** One line's (no LF or CR in it) tabs expanded from its first column. */
+function expandLine(line: string): string {
+  const parts = line.split('\t');
+  let out = parts[0];
+  let column = codePoints(parts[0]);
+  for (let index = 1; index < parts.length; index++) {
+    const width = TAB_SIZE - (column % TAB_SIZE);
+    out += ' '.repeat(width) + parts[index];
+    column += width + codePoints(parts[index]);
+  }
+  return out;
+}
+
 /** Python's `str.expandtabs(8)`: each tab becomes the spaces up to the next multiple of 8 columns; LF and CR restart the count. */
 export function expandTabs(text: string): string {
   if (!text.includes('\t')) return text;
-  let out = '';
-  let column = 0;
-  for (const character of text) {
-    if (character === '\t') {
-      const width = TAB_SIZE - (column % TAB_SIZE);
-      out += ' '.repeat(width);
-      column += width;
-    } else {
-      out += character;
-      column = character === '\n' || character === '\r' ? 0 : column + 1;
-    }
-  }
-  return out;
+  return text
+    .split('\n')
+    .map((line) => (line.includes('\t') ? line.split('\r').map(expandLine).join('\r') : line))
+    .join('\n');
 }
 
 /** One raw character (a CRLF pair, a tab, a surrogate pair count as one) and the characters of the seen text it makes. */
@@ -59,22 +76,38 @@ function walk(raw: string, expand: boolean, visit: (piece: string, unit: SeenUni
 
 /** The raw text as the reference editor reads it (CRLF as LF) and, with `expand`, shows it (tabs as spaces). */
 export function seenText(raw: string, expand: boolean): string {
-  const pieces: string[] = [];
-  walk(raw, expand, (piece) => {
-    pieces.push(piece);
-  });
-  return pieces.join('');
+  const read = lfText(raw);
+  return expand ? expandTabs(read) : read;
 }
 
-/** The raw character that makes character `seenIndex` of {@link seenText}. */
+/** The raw character that makes character `seenIndex` of {@link seenText}: found line by line, then within its line. */
 export function unitAt(raw: string, expand: boolean, seenIndex: number): SeenUnit {
-  let found: SeenUnit = { rawStart: raw.length, rawEnd: raw.length, seenStart: seenIndex, seenEnd: seenIndex };
-  walk(raw, expand, (_piece, unit) => {
-    if (unit.seenEnd <= seenIndex) return false;
-    found = unit;
-    return true;
-  });
-  return found;
+  let seen = 0;
+  for (let lineStart = 0; ;) {
+    const breakAt = raw.indexOf('\n', lineStart);
+    const crlf = breakAt > lineStart && raw.charCodeAt(breakAt - 1) === 13;
+    const bodyEnd = breakAt < 0 ? raw.length : crlf ? breakAt - 1 : breakAt;
+    const body = raw.slice(lineStart, bodyEnd);
+    const shownLength = expand ? expandTabs(body).length : body.length;
+    if (seenIndex < seen + shownLength) {
+      let found: SeenUnit | undefined;
+      walk(body, expand, (_piece, unit) => {
+        if (unit.seenEnd <= seenIndex - seen) return false;
+        found = {
+          rawStart: lineStart + unit.rawStart,
+          rawEnd: lineStart + unit.rawEnd,
+          seenStart: seen + unit.seenStart,
+          seenEnd: seen + unit.seenEnd,
+        };
+        return true;
+      });
+      if (found) return found;
+    }
+    if (breakAt < 0) return { rawStart: raw.length, rawEnd: raw.length, seenStart: seenIndex, seenEnd: seenIndex };
+    if (seenIndex === seen + shownLength) return { rawStart: bodyEnd, rawEnd: breakAt + 1, seenStart: seenIndex, seenEnd: seenIndex + 1 };
+    seen += shownLength + 1;
+    lineStart = breakAt + 1;
+  }
 }
 
 /** The text with CRLF read as LF, as Python reads a text file (a lone CR stays). */

@@ -81,7 +81,16 @@ function locate(raw: string, expand: boolean, seen: string, start: number, end: 
 
 /** Distinct 1-based lines the occurrences start on (for a one-line old_str: the lines that hold it, as the reference lists them). */
 function occurrenceLines(seen: string, starts: readonly number[]): number[] {
-  return [...new Set(starts.map((start) => lineIndexAt(seen, start) + 1))];
+  const lines = new Set<number>();
+  let line = 0;
+  let scanned = 0;
+  for (const start of starts) {
+    // Starts are in order: count the line breaks since the previous one only.
+    for (let index = seen.indexOf('\n', scanned); index >= 0 && index < start; index = seen.indexOf('\n', index + 1)) line++;
+    scanned = start;
+    lines.add(line + 1);
+  }
+  return [...lines];
 }
 
 /**
