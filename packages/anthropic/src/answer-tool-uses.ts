@@ -1,8 +1,15 @@
 import type { ToolHost, ToolResult } from 'toolhost';
-import { ANTHROPIC_BASH_TOOL, ANTHROPIC_TEXT_EDITOR_TOOL } from './anthropic-tools.js';
+import { ANTHROPIC_BASH_TOOL } from './anthropic-tools.js';
 import { runBash, type BashOptions } from './bash-session.js';
 import type { AnthropicToolResultBlock, AnthropicToolUseBlock } from './messages-types.js';
 import { runTextEditor, type TextEditorOptions } from './text-editor.js';
+import {
+  ANTHROPIC_LEGACY_TEXT_EDITOR_TOOL,
+  ANTHROPIC_TEXT_EDITOR_TOOL,
+  NEWEST_TEXT_EDITOR_VERSION,
+  declaredTextEditors,
+  type DeclaredTextEditor,
+} from './text-editor-versions.js';
 
 /** Options of {@link answerToolUses}. */
 export interface AnswerToolUsesOptions {
@@ -10,8 +17,14 @@ export interface AnswerToolUsesOptions {
   onResult?: (block: AnthropicToolUseBlock, result: ToolResult) => void;
   /** Anthropic's bash tool: command timeout and output budget. */
   bash?: BashOptions;
-  /** Anthropic's text editor tool: the budget of a view. */
+  /** Anthropic's text editor tool: the budget of its outputs (its version and max_characters come from `tools`). */
   textEditor?: TextEditorOptions;
+  /**
+   * The tools sent with the request (what `toAnthropicTools` returned): the text editor is answered under the name
+   * and in the version declared there, with its `max_characters`. Without them, `str_replace_based_edit_tool` is
+   * answered as text_editor_20250728 and `str_replace_editor` as text_editor_20250124.
+   */
+  tools?: readonly unknown[];
   /**
    * Answer search_tools with `tool_reference` blocks for the deferred tools it loaded (sent with `defer_loading: true`,
    * see `toAnthropicTools`; weak matches it only lists are not referenced), and make them callable at once: the host
@@ -42,7 +55,8 @@ function referencedTools(result: ToolResult): string[] {
 /**
  * Runs every `tool_use` block of an assistant message through the host, in order, and returns the `tool_result`
  * blocks for the next user message; failed calls carry `is_error: true`. `bash` runs on the host's persistent shell and
- * `str_replace_based_edit_tool` through the patch engine; other names go to the host's tools. Other blocks are ignored.
+ * the text editor (`str_replace_based_edit_tool` or `str_replace_editor`) through the patch engine; other names go to
+ * the host's tools. Other blocks are ignored.
  *
  * @example
  * ```ts
@@ -56,12 +70,18 @@ export async function answerToolUses(
   options: AnswerToolUsesOptions = {},
 ): Promise<AnthropicToolResultBlock[]> {
   const results: AnthropicToolResultBlock[] = [];
+  const editors: Map<string, DeclaredTextEditor> = options.tools
+    ? declaredTextEditors(options.tools)
+    : new Map([
+        [ANTHROPIC_TEXT_EDITOR_TOOL, { version: NEWEST_TEXT_EDITOR_VERSION }],
+        [ANTHROPIC_LEGACY_TEXT_EDITOR_TOOL, { version: 'text_editor_20250124' }],
+      ]);
   for (const block of blocks) {
     if (!isToolUse(block)) continue;
     let result: ToolResult;
     if (block.name === ANTHROPIC_BASH_TOOL) result = await runBash(host, block.input, { ...options.bash, callId: block.id });
-    else if (block.name === ANTHROPIC_TEXT_EDITOR_TOOL)
-      result = await runTextEditor(host, block.input, { ...options.textEditor, callId: block.id });
+    else if (editors.has(block.name))
+      result = await runTextEditor(host, block.input, { ...options.textEditor, ...editors.get(block.name), callId: block.id });
     else result = await host.call(block.name, block.input ?? {}, { callId: block.id });
     options.onResult?.(block, result);
     const answer: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.output };

@@ -88,14 +88,15 @@ describe('str_replace_based_edit_tool', () => {
       ],
       host,
     );
+    // Reference: computer-use-demo/computer_use_demo/tools/edit.py view(): LF split, so a final line break shows line 4 empty.
     expect(results.map(text)).toEqual([
-      '     1\tone\n     2\ttwo\n     3\tthree',
-      '     2\ttwo\n     3\tthree',
-      'Error [invalid_arguments]: view_range [3, 9] is outside the file, which has 3 lines: use 1 <= start_line <= end_line <= 3, or end_line -1.',
-      'Here are the files and directories up to 2 levels deep in ., excluding hidden items and node_modules:\nsrc/\nsrc/a.ts\nsrc/deep/\ntop.md',
+      "Here's the result of running `cat -n` on src/a.ts:\n     1\tone\n     2\ttwo\n     3\tthree\n     4\t\n",
+      "Here's the result of running `cat -n` on src/a.ts:\n     2\ttwo\n     3\tthree\n     4\t\n",
+      'Error [invalid_arguments]: Invalid `view_range`: [3, 9]. Its second element `9` should be smaller than the number of lines in the file: `4`',
+      "Here's the files and directories up to 2 levels deep in ., excluding hidden items and node_modules:\n.\n./src\n./src/a.ts\n./src/deep\n./top.md\n\n",
       'Error [outside_workspace]: path "/etc/passwd" is outside the workspace /workspace',
-      'Error [tool_failed]: "nope.ts" does not exist. Check the path, or list its folder first.',
-      'top.md is empty.',
+      'Error [tool_failed]: The path nope.ts does not exist. Please provide a valid path.',
+      "Here's the result of running `cat -n` on top.md:\n     1\t\n",
     ]);
     expect(results.map((result) => result.is_error ?? false)).toEqual([false, false, true, false, true, true, false]);
   });
@@ -124,16 +125,14 @@ describe('str_replace_based_edit_tool', () => {
       host,
     );
     expect(text(results[0])).toBe(
-      "The file win.txt has been edited. Here's the result of running `cat -n` on a snippet of win.txt:\n     1\talpha\n     2\tbeta GAMMA\n     3\tinserted\n     4\tdelta\n     5\tbeta\nReview the changes and make sure they are as expected. Edit the file again if necessary.",
+      "The file win.txt has been edited. Here's the result of running `cat -n` on a snippet of win.txt:\n     1\talpha\n     2\tbeta GAMMA\n     3\tinserted\n     4\tdelta\n     5\tbeta\n     6\t\nReview the changes and make sure they are as expected. Edit the file again if necessary.",
     );
     expect(text(results[1])).toBe(
-      'Error [patch_ambiguous]: No replacement was performed: old_str appears 2 times in win.txt, at lines 2, 5. Include more surrounding lines so it matches exactly once.',
+      'Error [patch_ambiguous]: No replacement was performed. Multiple occurrences of old_str `beta` in lines [2, 5]. Please ensure it is unique',
     );
     expect(results[2]).toMatchObject({
       is_error: true,
-      content: expect.stringMatching(
-        /^Error \[patch_context_not_found\]: No replacement was performed: old_str did not appear verbatim in win\.txt/,
-      ),
+      content: 'Error [patch_context_not_found]: No replacement was performed, old_str `omega` did not appear verbatim in win.txt.',
     });
     expect(results[3].is_error).toBeUndefined();
     expect(Buffer.from(await host.workspace.readFile('win.txt')).toString('utf8')).toBe(
@@ -159,9 +158,14 @@ describe('str_replace_based_edit_tool', () => {
       'Error [patch_target_exists]: File already exists at: new/file.txt. Cannot overwrite files using command `create`.',
     ]);
     expect(results.slice(2, 5).map((result) => [result.is_error, text(result).split('\n')[0]])).toEqual(
-      Array(3).fill([undefined, "The file list.txt has been edited. Here's the result of running `cat -n` on a snippet of list.txt:"]),
+      Array(3).fill([
+        undefined,
+        "The file list.txt has been edited. Here's the result of running `cat -n` on a snippet of the edited file:",
+      ]),
     );
-    expect(text(results[5])).toBe('Error [invalid_arguments]: insert_line 99 is outside the file, which has 7 lines: use 0..7.');
+    expect(text(results[5])).toBe(
+      'Error [invalid_arguments]: Invalid `insert_line` parameter: 99. It should be within the range of lines of the file: [0, 8]',
+    );
     expect(host.files()).toEqual({ 'new/file.txt': 'first\nsecond\n', 'list.txt': 'top\na\nb\na\nafter third\nb\nend\n' });
   });
 
@@ -229,7 +233,7 @@ describe('str_replace_based_edit_tool', () => {
     );
     expect(results.map(text)).toEqual([
       'Error [invalid_arguments]: path "a.txt " starts or ends with whitespace; file names with surrounding whitespace are not supported: send the path without it.',
-      'Error [tool_failed]: " a.txt" does not exist. Check the path, or list its folder first.',
+      'Error [tool_failed]: The path  a.txt does not exist. Please provide a valid path.',
       'Error [outside_workspace]: path "b.txt\\n*** Delete File: a.txt" contains a NUL or control character',
     ]);
     expect(host.files()).toEqual({ 'a.txt': 'a\n' });
@@ -358,7 +362,9 @@ describe('the real Anthropic SDK client against recorded responses', () => {
         ['toolu_01Bash', false],
         ['toolu_01Bash2', false],
       ]);
-      expect(sent[0].content).toBe('     1\tdef main():\n     2\t    print("helo")');
+      expect(sent[0].content).toBe(
+        'Here\'s the result of running `cat -n` on greet.py:\n     1\tdef main():\n     2\t    print("helo")\n     3\t\n',
+      );
       expect(sent[2].content).toBe(`${join(workspace, 'sub')}\n`);
       // Pipe output reaches the model with CR LF shown as LF; the file keeps its CR LF endings.
       expect(sent[3].content).toBe('hi from sub\ndef main():\n    print("hello")\n');

@@ -1,5 +1,20 @@
 import type { ToolDefinition, ToolHost } from 'toolhost';
 import type { AnthropicTool, AnthropicToolDefinition } from './messages-types.js';
+import { NEWEST_TEXT_EDITOR_VERSION, textEditorDefinition, type AnthropicTextEditorVersion } from './text-editor-versions.js';
+
+export { ANTHROPIC_TEXT_EDITOR_TOOL } from './text-editor-versions.js';
+
+/** Which text editor `toAnthropicTools` declares with `native: true`. */
+export interface AnthropicTextEditorChoice {
+  /**
+   * The tool version (default: the newest, `text_editor_20250728`): `text_editor_20241022` and `text_editor_20250124`
+   * are called `str_replace_editor` and have `undo_edit`; `text_editor_20250429` and `text_editor_20250728` are called
+   * `str_replace_based_edit_tool`. Pass the same tools to `answerToolUses` so it answers in this version.
+   */
+  version?: AnthropicTextEditorVersion;
+  /** text_editor_20250728 only: `max_characters`, the most characters of a file a view shows. */
+  maxCharacters?: number;
+}
 
 /** Options of `toAnthropicTools`. */
 export interface AnthropicToolsOptions {
@@ -10,6 +25,8 @@ export interface AnthropicToolsOptions {
    * text editor (`str_replace_based_edit_tool`) in place of apply_patch (answer them with `answerToolUses`).
    */
   native?: boolean;
+  /** With `native: true`: the text editor's version and settings (default: the newest version). */
+  textEditor?: AnthropicTextEditorChoice;
   /**
    * Also list the catalog tools not loaded yet, with `defer_loading: true`, so Anthropic's tool search can load them;
    * `answerToolUses` answers search_tools with `tool_reference` blocks for them.
@@ -19,8 +36,6 @@ export interface AnthropicToolsOptions {
 
 /** The name of Anthropic's bash tool. */
 export const ANTHROPIC_BASH_TOOL = 'bash';
-/** The name of Anthropic's text editor tool. */
-export const ANTHROPIC_TEXT_EDITOR_TOOL = 'str_replace_based_edit_tool';
 
 const REPLACED_BY_BASH = new Set(['exec_command', 'write_stdin']);
 
@@ -59,13 +74,15 @@ export function toAnthropicTools(host: AnthropicToolsHost, options?: AnthropicTo
 export function toAnthropicTools(host: AnthropicToolsHost, options: AnthropicToolsOptions): AnthropicToolDefinition[];
 export function toAnthropicTools(host: AnthropicToolsHost, options: AnthropicToolsOptions = {}): AnthropicToolDefinition[] {
   const tools: AnthropicToolDefinition[] = [];
+  const editor = options.native
+    ? textEditorDefinition(options.textEditor?.version ?? NEWEST_TEXT_EDITOR_VERSION, options.textEditor?.maxCharacters)
+    : undefined;
   let bashListed = false;
   for (const tool of host.tools) {
     if (options.native && REPLACED_BY_BASH.has(tool.name)) {
       if (!bashListed) tools.push({ type: 'bash_20250124', name: ANTHROPIC_BASH_TOOL });
       bashListed = true;
-    } else if (options.native && tool.name === 'apply_patch')
-      tools.push({ type: 'text_editor_20250728', name: ANTHROPIC_TEXT_EDITOR_TOOL });
+    } else if (editor && tool.name === 'apply_patch') tools.push({ ...editor });
     else tools.push(customTool(tool));
   }
   if (options.deferLoading) for (const tool of host.deferredTools ?? []) tools.push({ ...customTool(tool), defer_loading: true });

@@ -5,18 +5,17 @@ import type {
   ToolBash20250124,
   ToolReferenceBlockParam,
   ToolResultBlockParam,
-  ToolTextEditor20250728,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { AnthropicTextEditorTool } from './text-editor-versions.js';
+
+export type { AnthropicTextEditorTool } from './text-editor-versions.js';
 
 /** A Messages API custom tool definition. */
 export type AnthropicTool = Tool & { description: string };
 
 /** Anthropic's bash tool (`native: true`): one persistent shell. */
 export type AnthropicBashTool = ToolBash20250124;
-
-/** Anthropic's text editor tool (`native: true`): view, create, str_replace, insert. */
-export type AnthropicTextEditorTool = ToolTextEditor20250728;
 
 /** A tool definition for the Messages API `tools` array. */
 export type AnthropicToolDefinition = AnthropicTool | AnthropicBashTool | AnthropicTextEditorTool;

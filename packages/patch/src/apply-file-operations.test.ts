@@ -174,6 +174,20 @@ describe('text edits', () => {
     expect(many.files).toEqual(files);
   });
 
+  it('replaces the text at a given offset exactly as given, and refuses when the file no longer holds it there', async () => {
+    const files = { 'a.txt': '\ufeffx\r\nx\nx' };
+    const at = await run(files, [{ kind: 'replace', path: 'a.txt', oldText: 'x\n', newText: 'y\n\n', at: 3 }], ANTHROPIC_NATIVE_VOCABULARY);
+    expect(await at.bytes('a.txt')).toBe('\ufeffx\r\ny\n\nx');
+    expect((await run({ e: '' }, [{ kind: 'replace', path: 'e', oldText: '', newText: 'new', at: 0 }])).files).toEqual({ e: 'new' });
+    const moved = await run(files, [{ kind: 'replace', path: 'a.txt', oldText: 'x\n', newText: 'y', at: 2 }], ANTHROPIC_NATIVE_VOCABULARY);
+    expect(moved.result.output).toBe(
+      'Error [patch_context_not_found]: No replacement was performed: a.txt changed since it was read; view it again and send the command again.',
+    );
+    expect(moved.files).toEqual({ 'a.txt': 'x\r\nx\nx' });
+    const negative = await run(files, [{ kind: 'replace', path: 'a.txt', oldText: '', newText: 'y', at: -1 }]);
+    expect(negative.result.output).toBe('Error [invalid_arguments]: the at of a replace operation must be an offset (integer, 0 or more).');
+  });
+
   it('inserts whole lines in the file line ending, keeping a file without a final line ending without one', async () => {
     expect((await run({ a: 'one\r\ntwo\r\n' }, [{ kind: 'insert', path: 'a', afterLine: 1, text: 'x\ny\n' }])).files).toEqual({
       a: 'one\r\nx\r\ny\r\ntwo\r\n',

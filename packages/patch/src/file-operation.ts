@@ -108,7 +108,16 @@ function checkOne(value: unknown, phrases: EditPhrases): PatchOperation | Refusa
     case 'replace':
       if (typeof value.oldText !== 'string' || typeof value.newText !== 'string')
         return refuse(ErrorCode.InvalidArguments, 'a replace operation needs oldText and newText (strings).');
-      return { kind: 'replace', path, oldText: value.oldText, newText: value.newText, ...at };
+      if (value.at !== undefined && !(Number.isInteger(value.at) && (value.at as number) >= 0))
+        return refuse(ErrorCode.InvalidArguments, 'the at of a replace operation must be an offset (integer, 0 or more).');
+      return {
+        kind: 'replace',
+        path,
+        oldText: value.oldText,
+        newText: value.newText,
+        ...(value.at === undefined ? {} : { at: value.at as number }),
+        ...at,
+      };
     case 'insert':
       if (!Number.isInteger(value.afterLine) || typeof value.text !== 'string')
         return refuse(ErrorCode.InvalidArguments, 'an insert operation needs afterLine (integer) and text (string).');

@@ -27,8 +27,12 @@ export type PatchOperation =
   | { kind: 'delete'; path: string; line?: number }
   /** Changes lines by chunks of context, removed and added lines; `moveTo` renames the file too. */
   | { kind: 'update'; path: string; moveTo?: string; chunks: PatchChunk[]; line?: number }
-  /** Replaces the one occurrence of `oldText` with `newText`, byte for byte; refused when it occurs zero or several times. */
-  | { kind: 'replace'; path: string; oldText: string; newText: string; line?: number }
+  /**
+   * Replaces the one occurrence of `oldText` with `newText`, byte for byte; refused when it occurs zero or several times.
+   * With `at`, replaces the `oldText` found at that offset of the text (BOM excluded), refused when the text there
+   * differs, and writes `newText` exactly as given (no line ending is changed; `oldText` may be empty).
+   */
+  | { kind: 'replace'; path: string; oldText: string; newText: string; at?: number; line?: number }
   /** Inserts `text` as whole lines after line `afterLine` (0: at the top), in the file's line ending. */
   | { kind: 'insert'; path: string; afterLine: number; text: string; line?: number };
 

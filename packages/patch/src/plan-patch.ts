@@ -6,7 +6,7 @@ import { resolveTarget, type ResolvedTarget } from './resolve-target.js';
 import { decodeText, encodeDocument, majorityEnding, splitLines, type TextDocument } from './text-document.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
 import { PlanOverlay, type FileRecord, type PlanErrorCode } from './plan-overlay.js';
-import { insertLines, replaceOnce, type TextEditResult } from './text-edits.js';
+import { insertLines, replaceAt, replaceOnce, type TextEditResult } from './text-edits.js';
 
 export type { PlanErrorCode } from './plan-overlay.js';
 
@@ -73,9 +73,10 @@ function applyTextEdit(
   path: string,
   phrases: EditPhrases,
 ): TextEditResult {
-  return operation.kind === 'replace'
+  if (operation.kind === 'insert') return insertLines(document, operation.afterLine, operation.text, phrases);
+  return operation.at === undefined
     ? replaceOnce(document, operation.oldText, operation.newText, path, phrases)
-    : insertLines(document, operation.afterLine, operation.text, phrases);
+    : replaceAt(document, operation.at, operation.oldText, operation.newText, path, phrases);
 }
 
 /** The writes and removals that turn the files as they were into the files as planned. */

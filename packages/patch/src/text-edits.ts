@@ -74,6 +74,29 @@ export function replaceOnce(document: TextDocument, oldText: string, newText: st
 }
 
 /**
+ * Replaces the `oldText` that stands at offset `at` of the document's text with `newText`, exactly as given: a caller
+ * that located the text itself (against a read of the file) gets it changed only if the file still holds it there.
+ */
+export function replaceAt(
+  document: TextDocument,
+  at: number,
+  oldText: string,
+  newText: string,
+  path: string,
+  phrases: EditPhrases,
+): TextEditResult {
+  const text = joinLines(document.lines);
+  if (at > text.length || text.slice(at, at + oldText.length) !== oldText) {
+    return {
+      ok: false,
+      code: ErrorCode.PatchContextNotFound,
+      message: `No replacement was performed: ${path} changed since it was read; view it again and ${phrases.resend}.`,
+    };
+  }
+  return { ok: true, document: withText(document, text.slice(0, at) + newText + text.slice(at + oldText.length)) };
+}
+
+/**
  * Inserts `text` as whole lines after line `afterLine` (0: before the first line), each ending as the file's lines
  * do. A final line break in `text` ends its last line rather than adding an empty one; at the end of a file without a
  * final line ending, the file keeps having none.

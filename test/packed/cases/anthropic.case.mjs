@@ -51,7 +51,7 @@ export default [
         );
         assert.equal(results[1].content, 'kept\nalpha\nbeta\n');
         assert.equal(results[2].is_error, undefined);
-        assert.equal(results[3].content, '     1\talpha\n     2\tgamma');
+        assert.equal(results[3].content, "Here's the result of running `cat -n` on sub/a.txt:\n     1\talpha\n     2\tgamma\n     3\t\n");
       });
     },
   },

@@ -151,13 +151,49 @@ function majorityEnding(text: string): '\n' | '\r\n' {
   return crlf > lf ? '\r\n' : '\n';
 }
 
-const toEnding = (text: string, eol: '\n' | '\r\n') => (eol === '\r\n' ? text.replace(/\r?\n/g, '\r\n') : text);
+/** Python's str.expandtabs(8), written here apart from the adapter's as the model's own. */
+function expandTabs(text: string): string {
+  let out = '';
+  let column = 0;
+  for (const character of text) {
+    if (character === '\t') {
+      const width = 8 - (column % 8);
+      out += ' '.repeat(width);
+      column += width;
+    } else {
+      out += character;
+      column = character === '\n' || character === '\r' ? 0 : column + 1;
+    }
+  }
+  return out;
+}
+
+/** Leading spaces as tabs, one per 8 columns, as the editor writes new lines of a tab-indented file. */
+const retab = (line: string) => {
+  const lead = /^ */.exec(line)![0].length;
+  return /^[ \t]*$/.test(line) ? line : '\t'.repeat(Math.floor(lead / 8)) + ' '.repeat(lead % 8) + line.slice(lead);
+};
+
+/** Whether more lines start with a tab than with two spaces. */
+const indentsWithTabs = (text: string) => {
+  const lines = text.split('\n');
+  return lines.filter((line) => line.startsWith('\t')).length > lines.filter((line) => line.startsWith('  ')).length;
+};
+
+/** The offset in the raw text of an offset in its CRLF-as-LF reading (a CRLF's LF maps to its CR). */
+function rawOffset(raw: string, lfOffset: number): number {
+  let raws = 0;
+  for (let seen = 0; seen < lfOffset; seen++) raws += raw.startsWith('\r\n', raws) ? 2 : 1;
+  return raws;
+}
 
 /**
- * What an accepted text-editor edit must have written, byte for byte, by a reference model over the file's text:
- * `create` writes file_text as it is (and never replaces a file), `str_replace` swaps the one occurrence and nothing
- * else (a CRLF file matching and writing line breaks as CRLF), `insert` adds whole lines after `insert_line` in the
- * file's line ending, leaving an unterminated last line's file unterminated.
+ * What an accepted text-editor edit must have written, byte for byte, by a model of Anthropic's reference editor
+ * without its losses: `create` writes file_text as it is (and never replaces a file); `str_replace` without tabs
+ * swaps the one occurrence in the file read with CRLF as LF, and nothing else, new line breaks in the file's majority
+ * ending (with tabs, the file as the reference shows it is the reference's result where the matched line has no tab
+ * after the match); `insert` splits the file and the text on LF as the reference does and puts the text's lines after
+ * line `insert_line`, in the file's ending, indented with tabs in a tab-indented file when the text has no tab.
  */
 function textEditorProblems(sandbox: Sandbox, tree: FuzzTree, input: Record<string, unknown>, result: ToolResult): string[] {
   // The workspace reads a backslash as a separator and drops empty and `.` segments: look the file up as it does.
@@ -172,24 +208,35 @@ function textEditorProblems(sandbox: Sandbox, tree: FuzzTree, input: Record<stri
   if (input.command === 'create') return expectation(input.file_text as string);
   if (before === undefined) return [];
   const eol = majorityEnding(before);
+  const lf = (text: string) => text.replace(/\r\n/g, '\n');
   if (input.command === 'str_replace') {
-    let search = input.old_str as string;
-    let at = before.indexOf(search);
-    if (at < 0 && eol === '\r\n') {
-      search = toEnding(search, eol);
-      at = before.indexOf(search);
+    const oldLf = lf(input.old_str as string);
+    const newLf = lf(input.new_str as string);
+    if (!before.includes('\t') && !oldLf.includes('\t') && !newLf.includes('\t')) {
+      const at = lf(before).indexOf(oldLf);
+      const start = rawOffset(before, at);
+      const end = rawOffset(before, at + oldLf.length);
+      return expectation(before.slice(0, start) + newLf.split('\n').join(eol) + before.slice(end));
     }
-    return expectation(before.slice(0, at) + toEnding(input.new_str as string, eol) + before.slice(at + search.length));
+    const seen = expandTabs(lf(before));
+    const search = expandTabs(oldLf);
+    const at = seen.indexOf(search);
+    const rest = lf(before).split('\n')[lf(before).slice(0, at).split('\n').length - 1 + oldLf.split('\n').length - 1] ?? '';
+    if (at < 0 || newLf.includes('\t') || rest.includes('\t')) return [];
+    const shown = expandTabs(lf(after));
+    const expected = seen.slice(0, at) + newLf + seen.slice(at + search.length);
+    return shown === expected ? [] : [`str_replace shows ${JSON.stringify(shown)}, the reference ${JSON.stringify(expected)}`];
   }
   if (input.command === 'insert') {
-    const lines = before.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-    const pieces = (input.insert_text as string).replace(/\r\n/g, '\n').split('\n');
-    if (pieces.length > 1 && pieces[pieces.length - 1] === '') pieces.pop();
+    const text = lf(input.insert_text as string);
+    let pieces = text.split('\n');
+    if (!text.includes('\t') && indentsWithTabs(before)) pieces = pieces.map(retab);
     const at = input.insert_line as number;
-    const unterminatedEnd = at === lines.length && lines.length > 0 && !lines[lines.length - 1].endsWith('\n');
-    if (unterminatedEnd) lines[lines.length - 1] += eol;
-    const inserted = pieces.map((piece, index) => (unterminatedEnd && index === pieces.length - 1 ? piece : piece + eol));
-    return expectation([...lines.slice(0, at), ...inserted, ...lines.slice(at)].join(''));
+    const count = before.split('\n').length;
+    if (at === count) return expectation(before + eol + pieces.join(eol));
+    let offset = 0;
+    for (let line = 0; line < at; line++) offset = before.indexOf('\n', offset) + 1;
+    return expectation(before.slice(0, offset) + pieces.join(eol) + eol + before.slice(offset));
   }
   return [];
 }
