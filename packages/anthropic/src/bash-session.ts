@@ -1,4 +1,4 @@
-import { SerialQueue } from '@toolhost/core/serial-queue';
+import { SerialQueue } from 'toolhost';
 import { errorResult, okResult, type ToolHost, type ToolResult } from 'toolhost';
 
 /** Options of Anthropic's bash tool. */
