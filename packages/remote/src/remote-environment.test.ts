@@ -50,7 +50,7 @@ describe(
       expect(await environment.workspace.stat('src/a.txt')).toMatchObject({ kind: 'file', size: 8 });
       expect(await environment.workspace.stat('missing')).toBeUndefined();
       expect(await environment.workspace.realpath('src/a.txt')).toEqual({ inside: true, path: 'src/a.txt' });
-    await expect(environment.workspace.readFile('src')).rejects.toMatchObject({ code: 'EISDIR' });
+      await expect(environment.workspace.readFile('src')).rejects.toMatchObject({ code: 'EISDIR' });
       // The probe ran as a one-off script; file operations went to helper shells, never one process each.
       expect(transport.started.filter((role) => role === 'shell').length).toBeGreaterThan(0);
       expect(transport.started.filter((role) => role === 'script')).toEqual(['script']);
