@@ -1,5 +1,4 @@
-import { SerialQueue } from '@toolhost/core/serial-queue';
-import { ANTHROPIC_NATIVE_VOCABULARY, errorResult, okResult, type ToolHost, type ToolResult } from 'toolhost';
+import { ANTHROPIC_NATIVE_VOCABULARY, errorResult, okResult, SerialQueue, type ToolHost, type ToolResult } from 'toolhost';
 
 /** Options of Anthropic's bash tool. */
 export interface BashOptions {

@@ -56,10 +56,8 @@ export type {
   SpawnRequest,
 } from './environment.js';
 export { ExitSentinelScanner, newSentinelNonce, SENTINEL_PRINTF, type SentinelScan } from './exit-sentinel.js';
-export { RemoteCommandOutput } from './remote-command-output.js';
 export { ProcessListeners } from './process-listeners.js';
 export { SerialQueue } from './serial-queue.js';
-export { REMOTE_START_SCRIPT, REMOTE_RIPGREP_SCRIPT, remoteStartArguments, remoteFindScript, remoteKillScript } from './remote-scripts.js';
 export { ripgrepFileListArguments, parseRipgrepFileList, type FileContentQuery } from './ripgrep-arguments.js';
 export {
   applyShellEnvironmentPolicy,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ToolHostError, type Workspace } from '@toolhost/core';
+import { ToolHostError, type Workspace } from 'toolhost';
 import type { Entry } from '@openai/agents-core/sandbox';
 import { checkedPath } from './workspace-files.js';
 

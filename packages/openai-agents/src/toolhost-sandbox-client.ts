@@ -1,7 +1,6 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolHostError, type Environment } from '@toolhost/core';
 import {
   normalizeSandboxClientCreateArgs,
   type Manifest,
@@ -9,7 +8,7 @@ import {
   type SandboxClientCreateArgs,
   type SandboxClientOptions,
 } from '@openai/agents-core/sandbox';
-import { createLocalEnvironment, createToolHost, type ToolHost, type ToolHostOptions } from 'toolhost';
+import { ToolHostError, createLocalEnvironment, createToolHost, type Environment, type ToolHost, type ToolHostOptions } from 'toolhost';
 import { materializeEntries } from './manifest-entries.js';
 import {
   checkManifestSupported,

@@ -1,4 +1,4 @@
-import { ToolHostError, type Workspace } from '@toolhost/core';
+import { ToolHostError, type Workspace } from 'toolhost';
 import { createAgentsEditor, execOutputText, type AgentsEditor } from '@toolhost/openai';
 import {
   Manifest,

@@ -1,4 +1,4 @@
-import { ToolHostError, type Workspace } from '@toolhost/core';
+import { ToolHostError, type Workspace } from 'toolhost';
 import { checkedPath } from './workspace-files.js';
 
 /** The largest image view_image returns, as the Agents SDK's own sandboxes allow. */

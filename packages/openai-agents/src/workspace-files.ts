@@ -1,4 +1,4 @@
-import { ToolHostError, resolveWorkspacePath, type Workspace } from '@toolhost/core';
+import { ToolHostError, resolveWorkspacePath, type Workspace } from 'toolhost';
 
 /** One directory entry as the Agents SDK's `listDir` returns it. */
 export interface WorkspaceListing {

@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { SFTPWrapper, Stats } from 'ssh2';
 import {
   parseRipgrepFileList,
-  REMOTE_RIPGREP_SCRIPT,
   ripgrepFileListArguments,
   type Workspace,
   type WorkspaceDirEntry,
   type WorkspaceEntryKind,
   type WorkspaceStat,
 } from '@toolhost/core';
-import type { SshScriptOutcome } from './ssh-exec.js';
+import { REMOTE_RIPGREP_SCRIPT, type ScriptRunner } from '@toolhost/remote';
 
 /** SFTP status codes (draft-ietf-secsh-filexfer) mapped to the errno names Node uses. */
 const ERRNO_BY_STATUS: Record<number, string> = { 2: 'ENOENT', 3: 'EACCES', 4: 'EIO', 5: 'EINVAL' };
@@ -66,7 +65,7 @@ export function createSftpWorkspace(
   root: string,
   realRoot: string,
   session: () => Promise<SFTPWrapper>,
-  runScript: (script: string, args: string[]) => Promise<SshScriptOutcome>,
+  runScript: ScriptRunner,
 ): Workspace {
   const abs = (path: string) => (path ? `${root.replace(/\/+$/, '')}/${path}` : root);
   const realPrefix = realRoot === '/' ? '/' : `${realRoot}/`;

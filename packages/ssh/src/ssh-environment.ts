@@ -1,16 +1,9 @@
-import type { ConnectConfig, ServerHostKeyAlgorithm, SFTPWrapper } from 'ssh2';
-import {
-  ToolHostError,
-  remoteFindScript,
-  remoteKillScript,
-  type Environment,
-  type EnvironmentProcesses,
-  type Executor,
-} from '@toolhost/core';
+import type { ConnectConfig, ServerHostKeyAlgorithm } from 'ssh2';
+import { ToolHostError, type Environment } from '@toolhost/core';
+import { createRemoteEnvironment } from '@toolhost/remote';
 import { createHostKeyPolicy } from './host-key-policy.js';
-import { createSftpWorkspace } from './sftp-workspace.js';
-import { createSshExecutor, runSshScript } from './ssh-exec.js';
 import { SshPool } from './ssh-pool.js';
+import { createSshTransport } from './ssh-transport.js';
 
 /** Options of {@link createSshEnvironment}. */
 export interface SshEnvironmentOptions {
@@ -145,71 +138,17 @@ export async function createSshEnvironment(options: SshEnvironmentOptions): Prom
     Math.max(2, Math.floor(options.channelsPerConnection ?? 10)),
     trust.check,
   );
-  let probe;
+  const transport = createSshTransport(pool, options.host);
+  let environment: Environment;
   try {
-    probe = await runSshScript(
-      pool,
-      '[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo\ncommand -v rg || echo',
-      [options.root],
-    );
-    if (probe.exitCode !== 0)
-      throw new Error(
-        probe.exitCode === 2 ? `${options.root} is not a folder on ${options.host}` : probe.stderr.trim() || `exit code ${probe.exitCode}`,
-      );
+    environment = await createRemoteEnvironment(transport, { root: options.root });
   } catch (error) {
-    pool.close();
+    await transport.close();
     if (ToolHostError.is(error)) throw error;
     throw new ToolHostError(
       'invalid_options',
       `SSH environment could not start: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const [realRoot = options.root, bash = '', pwsh = '', ripgrep = ''] = probe.stdout.toString('utf8').split('\n');
-  let sftp: Promise<SFTPWrapper> | undefined;
-  const session = () => {
-    sftp ??= pool.sftp().then(({ sftp: opened, lost }) => {
-      void lost.then(() => (sftp = undefined));
-      return opened;
-    });
-    sftp.catch(() => (sftp = undefined));
-    return sftp;
-  };
-  const executors: Record<'pipe' | 'pty', Executor> = { pipe: createSshExecutor(pool, 'pipe'), pty: createSshExecutor(pool, 'pty') };
-  const processes: EnvironmentProcesses = {
-    baseEnvironment: () => ({}),
-    executor: (kind) => executors[kind],
-    shell(kind, cmd) {
-      if (kind === 'powershell') {
-        if (!pwsh)
-          return {
-            ok: false,
-            message: `PowerShell (pwsh) is not installed on ${options.host}, so the command could not start. Use the unix_like shell profile.`,
-          };
-        return { ok: true, file: pwsh, args: ['-NoProfile', '-Command', cmd] };
-      }
-      return { ok: true, file: bash || '/bin/sh', args: ['-c', cmd] };
-    },
-    async hasProcesses(_child, marker) {
-      const outcome = await runSshScript(pool, remoteFindScript({ exact: marker })).catch(() => undefined);
-      return outcome?.exitCode === 0;
-    },
-    async killMarked(match) {
-      await runSshScript(pool, remoteKillScript(match)).catch(() => undefined);
-    },
-    // The probe read the host's own PATH; a PATH the commands are given replaces it.
-    findsRipgrep: (env) => ripgrep !== '' && env.PATH === undefined,
-  };
-  let closing: Promise<void> | undefined;
-  return {
-    kind: 'ssh',
-    platform: 'linux',
-    workspace: createSftpWorkspace(options.root, realRoot, session, (script, args) => runSshScript(pool, script, args)),
-    processes,
-    close() {
-      closing ??= (async () => {
-        pool.close();
-      })();
-      return closing;
-    },
-  };
+  return { ...environment, kind: 'ssh' };
 }

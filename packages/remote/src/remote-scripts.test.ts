@@ -2,16 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { skipWhen } from '../../../test/skip-reason.js';
-import {
-  ExitSentinelScanner,
-  newSentinelNonce,
-  remoteFindScript,
-  remoteKillScript,
-  REMOTE_START_SCRIPT,
-  remoteStartArguments,
-  ripgrepFileListArguments,
-  parseRipgrepFileList,
-} from './index.js';
+import { remoteFindScript, remoteKillScript, REMOTE_START_SCRIPT, remoteStartArguments } from './index.js';
+import { ExitSentinelScanner, newSentinelNonce, ripgrepFileListArguments, parseRipgrepFileList } from '@toolhost/core';
 
 // The remote scripts are plain POSIX sh over /proc, so this Linux machine runs them as a remote would.
 const linux = process.platform === 'linux' && existsSync('/proc/self/stat');

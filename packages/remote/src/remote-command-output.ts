@@ -1,6 +1,6 @@
-import type { ProcessExit } from './environment.js';
-import type { ExitSentinelScanner } from './exit-sentinel.js';
-import { ProcessListeners } from './process-listeners.js';
+import type { ProcessExit } from '@toolhost/core';
+import type { ExitSentinelScanner } from '@toolhost/core';
+import { ProcessListeners } from '@toolhost/core';
 
 /**
  * When a command ends without its exit sentinel (its start shell was killed, or the container or connection went

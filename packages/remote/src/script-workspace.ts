@@ -1,25 +1,13 @@
 import {
   parseRipgrepFileList,
-  REMOTE_RIPGREP_SCRIPT,
   ripgrepFileListArguments,
   type Workspace,
   type WorkspaceDirEntry,
   type WorkspaceEntryKind,
   type WorkspaceStat,
 } from '@toolhost/core';
-
-/** What one helper run returned. */
-export interface ScriptOutcome {
-  /** The helper's exit code (2, 17, 20, 21, 39 stand for ENOENT, EEXIST, ENOTDIR, EISDIR, ENOTEMPTY). */
-  exitCode: number;
-  /** Everything it printed on stdout. */
-  stdout: Buffer;
-  /** What it printed on stderr, when the transport keeps it (for messages only). */
-  stderr: string;
-}
-
-/** Runs a POSIX sh script with positional arguments (and optional input) where the files are. */
-export type ScriptRunner = (script: string, args: string[], input?: Uint8Array) => Promise<ScriptOutcome>;
+import { REMOTE_RIPGREP_SCRIPT } from './remote-scripts.js';
+import type { ScriptOutcome, ScriptRunner } from './script-runner.js';
 
 /** Exit codes the helpers use for the errno they ran into. */
 const ERRNO_BY_EXIT: Record<number, string> = { 2: 'ENOENT', 17: 'EEXIST', 20: 'ENOTDIR', 21: 'EISDIR', 39: 'ENOTEMPTY' };

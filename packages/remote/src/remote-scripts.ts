@@ -1,5 +1,5 @@
-import type { MarkerMatch, SpawnRequest } from './environment.js';
-import { SENTINEL_PRINTF } from './exit-sentinel.js';
+import type { MarkerMatch, SpawnRequest } from '@toolhost/core';
+import { SENTINEL_PRINTF } from '@toolhost/core';
 
 /** The variable every process of a command inherits (`TOOLHOST_SESSION=<host id>-<session id>`). */
 const MARKER_VARIABLE = 'TOOLHOST_SESSION';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ProcessExit } from './environment.js';
-import { ExitSentinelScanner } from './exit-sentinel.js';
+import type { ProcessExit } from '@toolhost/core';
+import { ExitSentinelScanner } from '@toolhost/core';
 import { RemoteCommandOutput } from './remote-command-output.js';
 
 const NONCE = '0123456789ABCDEF01234567';

@@ -1,15 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SerialQueue } from '@toolhost/core';
-import type { ScriptOutcome } from './script-workspace.js';
-
-/** A started `/bin/sh` that reads scripts from its input: stdout/stderr demultiplexed, input writable, end signalled. */
-export interface ShellStream {
-  write(text: string): void;
-  onStdout(listener: (chunk: Buffer) => void): void;
-  /** Fires once when the shell or its connection is gone. */
-  onEnd(listener: () => void): void;
-  end(): void;
-}
+import type { RemoteChannel } from './remote-transport.js';
+import { newTrailerMarker, type ScriptOutcome } from './script-runner.js';
 
 /** Longest a helper request may take. */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -37,11 +29,14 @@ class HelperShell {
   private tail = '';
   dead = false;
 
-  constructor(private readonly stream: ShellStream) {
+  constructor(
+    private readonly stream: RemoteChannel,
+    private readonly lostHint: string,
+  ) {
     stream.onStdout((chunk) => this.receive(chunk));
-    stream.onEnd(() => {
+    stream.onClose(() => {
       this.dead = true;
-      this.current?.reject(new Error('the helper shell ended (the container may have stopped)'));
+      this.current?.reject(new Error(`the helper shell ended (${lostHint})`));
       this.current = undefined;
     });
   }
@@ -64,8 +59,8 @@ class HelperShell {
   run(script: string, args: string[], input?: Uint8Array): Promise<ScriptOutcome> {
     const task = () =>
       new Promise<ScriptOutcome>((resolve, reject) => {
-        if (this.dead) return reject(new Error('the helper shell ended (the container may have stopped)'));
-        const marker = `:toolhost-${randomBytes(8).toString('hex')}:`;
+        if (this.dead) return reject(new Error(`the helper shell ended (${this.lostHint})`));
+        const marker = newTrailerMarker();
         // A request that never completes (a stuck file system, a broken shell) fails, and this shell is replaced.
         const timer = setTimeout(() => {
           if (this.current?.marker !== marker) return;
@@ -103,7 +98,8 @@ class HelperShell {
 
   end(): void {
     this.dead = true;
-    this.stream.end();
+    this.stream.endInput();
+    this.stream.close();
   }
 }
 
@@ -113,9 +109,11 @@ export class HelperShellPool {
   private next = 0;
   private closed = false;
 
+  /** `start` opens a `/bin/sh` reading scripts from its input; `lostHint` says what may have ended one. */
   constructor(
-    private readonly start: () => Promise<ShellStream>,
+    private readonly start: () => Promise<RemoteChannel>,
     size: number,
+    private readonly lostHint: string,
   ) {
     this.shells = Array.from({ length: size }, () => undefined);
   }
@@ -130,7 +128,7 @@ export class HelperShellPool {
       if (!existing || existing.dead) pending = undefined;
     }
     if (!pending) {
-      pending = this.start().then((stream) => new HelperShell(stream));
+      pending = this.start().then((stream) => new HelperShell(stream, this.lostHint));
       this.shells[index] = pending;
       pending.catch(() => {
         if (this.shells[index] === pending) this.shells[index] = undefined;

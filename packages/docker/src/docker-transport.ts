@@ -1,0 +1,179 @@
+import type Dockerode from 'dockerode';
+import type { Duplex } from 'node:stream';
+import type { RemoteChannel, RemoteEnd, RemoteStartRequest, RemoteTransport } from '@toolhost/remote';
+import { FrameDemuxer } from './frame-demuxer.js';
+
+/** How often an exec's state is polled after start: quickly at first, then backing off. */
+const POLL_STEPS_MS = [2, 4, 8, 16, 32, 64, 100];
+
+/**
+ * Docker 20.10 ignores the console size given at creation and the resize arrives after the start: a TTY command first
+ * waits (at most about 1 s) until its terminal has a size, so it never sees 0×0.
+ */
+const AWAIT_TERMINAL_SIZE =
+  'i=0; while [ $i -lt 100 ]; do case $(stty size 2>/dev/null) in ""|"0 0") i=$((i + 1)); sleep 0.01;; *) break;; esac; done';
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Describes a Docker API error in one line. */
+export function dockerErrorMessage(error: unknown): string {
+  const value = error as { statusCode?: number; json?: { message?: string }; message?: string };
+  const message = value?.json?.message ?? value?.message ?? String(error);
+  return value?.statusCode ? `Docker answered ${value.statusCode}: ${message}` : message;
+}
+
+/** Polls `exec.inspect()` until the process has exited; the exit code, or undefined when the exec vanished. */
+async function waitForExecExit(exec: Dockerode.Exec, stopped: () => boolean): Promise<number | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    let info: Dockerode.ExecInspectInfo;
+    try {
+      info = await exec.inspect();
+    } catch {
+      return undefined;
+    }
+    if (!info.Running) return info.ExitCode ?? undefined;
+    if (stopped()) return undefined;
+    await delay(POLL_STEPS_MS[Math.min(attempt, POLL_STEPS_MS.length - 1)]!);
+  }
+}
+
+/** True while the container runs; its state may lag its processes' deaths by a moment, so it is read a few times. */
+async function containerRuns(container: Dockerode.Container): Promise<boolean> {
+  let running = false;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    try {
+      running = Boolean((await container.inspect()).State?.Running);
+    } catch {
+      running = false; // The container is gone.
+    }
+    if (!running) break;
+    await delay(50);
+  }
+  return running;
+}
+
+/**
+ * True while a process in the container carries `TOOLHOST_SESSION=<marker>` (zombies excluded), read from Docker's
+ * `top` (the engine's `ps` with environments): one API call and no process started in the container. Undefined when
+ * top is unavailable.
+ */
+async function markerInTop(container: Dockerode.Container, marker: string): Promise<boolean | undefined> {
+  let top: { Titles?: string[]; Processes?: string[][] };
+  try {
+    top = (await container.top({ ps_args: '-o stat,args e' })) as typeof top;
+  } catch {
+    return undefined;
+  }
+  const titles = top.Titles ?? [];
+  const stat = titles.indexOf('STAT');
+  const args = titles.indexOf('COMMAND');
+  if (stat < 0 || args < 0) return undefined;
+  const needle = new RegExp(`(^|\\s)TOOLHOST_SESSION=${marker}(\\s|$)`);
+  return (top.Processes ?? []).some((row) => !(row[stat] ?? '').startsWith('Z') && needle.test(row[args] ?? ''));
+}
+
+/** Listeners told once. */
+class Once<T> {
+  private readonly listeners: Array<(value: T) => void> = [];
+  private value: { value: T } | undefined;
+
+  add(listener: (value: T) => void): void {
+    if (this.value) listener(this.value.value);
+    else this.listeners.push(listener);
+  }
+
+  fire(value: T): void {
+    if (this.value) return;
+    this.value = { value };
+    for (const listener of this.listeners.splice(0)) listener(value);
+  }
+}
+
+/** One Docker exec as a channel: the attach stream (demultiplexed without a TTY) and the exit from polling inspect. */
+function execChannel(container: Dockerode.Container, exec: Dockerode.Exec, stream: Duplex, request: RemoteStartRequest): RemoteChannel {
+  const stdout: Array<(chunk: Buffer) => void> = [];
+  const stderr: Array<(chunk: Buffer) => void> = [];
+  const exit = new Once<RemoteEnd>();
+  const closed = new Once<void>();
+  const toStdout = (chunk: Buffer) => {
+    for (const listener of stdout) listener(chunk);
+  };
+  const demuxer = request.terminal
+    ? undefined
+    : new FrameDemuxer(toStdout, (chunk) => {
+        for (const listener of stderr) listener(chunk);
+      });
+  stream.on('data', (chunk: Buffer) => (demuxer ? demuxer.push(chunk) : toStdout(chunk)));
+  stream.on('end', () => closed.fire());
+  stream.on('close', () => closed.fire());
+  stream.on('error', () => closed.fire());
+  let released = false;
+  if (request.role === 'command') {
+    // The stream's end is no exit signal (it may come seconds late): the exec's state is.
+    void (async () => {
+      const exitCode = await waitForExecExit(exec, () => released);
+      if (released) return;
+      // A vanished exec, or a kill nobody here asked for: say when the container itself went away.
+      let note: string | undefined;
+      if (exitCode === undefined || (exitCode >= 128 && !request.killed())) {
+        if (!(await containerRuns(container))) note = 'the container stopped while this command ran';
+        else if (exitCode === undefined) note = 'Docker lost track of this command; its exit code is unknown';
+      }
+      exit.fire({ ...(exitCode === undefined ? {} : { exitCode }), ...(note === undefined ? {} : { note }) });
+    })();
+  }
+  return {
+    onStdout: (listener) => void stdout.push(listener),
+    onStderr: (listener) => void stderr.push(listener),
+    onExit: (listener) => exit.add(listener),
+    onClose: (listener) => closed.add(listener),
+    write: (data) => void (stream.writable && stream.write(data)),
+    endInput: () => void stream.end(),
+    pause: () => void stream.pause(),
+    resume: () => void stream.resume(),
+    resize: async (rows, cols) => {
+      await exec.resize({ h: rows, w: cols });
+    },
+    close: () => {
+      released = true;
+      stream.destroy();
+    },
+  };
+}
+
+/**
+ * Docker as a remote transport: each process is a `docker exec` of `/bin/sh -c` (a TTY when asked), its exit read
+ * from the exec's state; `user` for commands and helper shells, the container's own user for one-off scripts.
+ */
+export function createDockerTransport(
+  container: Dockerode.Container,
+  user: string | undefined,
+  release: () => Promise<void>,
+): RemoteTransport {
+  return {
+    kind: 'docker',
+    place: 'in the container',
+    lostHint: 'the container may have stopped',
+    setsVariables: true,
+    async start(request) {
+      const tty = request.terminal !== undefined;
+      const exec = await container.exec({
+        Cmd: ['/bin/sh', '-c', tty ? `${AWAIT_TERMINAL_SIZE}\n${request.script}` : request.script, 'toolhost', ...request.args],
+        ...(request.role === 'command' ? { Env: Object.entries(request.env).map(([name, value]) => `${name}=${value}`) } : {}),
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: tty,
+        ...(user === undefined || request.role === 'script' ? {} : { User: user }),
+        ...(tty ? { ConsoleSize: [request.terminal!.rows, request.terminal!.cols] as [number, number] } : {}),
+      });
+      const stream = (await exec.start({ hijack: true, stdin: true, Tty: tty })) as Duplex;
+      const channel = execChannel(container, exec, stream, request);
+      // Docker 20.10 ignores the console size given at creation: set it again now that the process runs.
+      if (tty) await channel.resize(request.terminal!.rows, request.terminal!.cols).catch(() => undefined);
+      return channel;
+    },
+    findMarked: (marker) => markerInTop(container, marker),
+    close: release,
+  };
+}

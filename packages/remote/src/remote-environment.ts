@@ -1,0 +1,115 @@
+import type { Environment, EnvironmentProcesses, Executor, MarkerMatch } from '@toolhost/core';
+import { HelperShellPool } from './helper-shell.js';
+import { createRemoteExecutor } from './remote-process.js';
+import { remoteFindScript, remoteKillScript } from './remote-scripts.js';
+import type { RemoteTransport } from './remote-transport.js';
+import { runRemoteScript, type ScriptRunner } from './script-runner.js';
+import { createScriptWorkspace } from './script-workspace.js';
+
+/** Options of {@link createRemoteEnvironment}. */
+export interface RemoteEnvironmentOptions {
+  /** Absolute path of the workspace on the remote. */
+  root: string;
+  /** Create the root folder when it is missing (a remote toolhost made itself). */
+  createRoot?: boolean;
+  /**
+   * Long-lived helper shells for file operations and process scans (default 0: one process a helper script). Those of
+   * one patch run on them in parallel, each request one round trip.
+   */
+  helperShells?: number;
+}
+
+/** What the first script learnt of the remote. */
+interface RemoteProbe {
+  realRoot: string;
+  bash: string;
+  pwsh: string;
+  ripgrep: boolean;
+}
+
+async function probeRemote(transport: RemoteTransport, options: RemoteEnvironmentOptions): Promise<RemoteProbe> {
+  const mkdir = options.createRoot ? 'mkdir -p -- "$1" || exit 1\n' : '';
+  const probe = await runRemoteScript(
+    transport,
+    `${mkdir}[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo\ncommand -v rg || echo`,
+    [options.root],
+  );
+  if (probe.exitCode !== 0)
+    throw new Error(
+      probe.exitCode === 2 ? `${options.root} is not a folder ${transport.place}` : probe.stderr.trim() || `exit code ${probe.exitCode}`,
+    );
+  const [realRoot = options.root, bash = '', pwsh = '', ripgrep = ''] = probe.stdout.toString('utf8').split('\n');
+  return { realRoot, bash, pwsh, ripgrep: ripgrep !== '' };
+}
+
+function remoteProcesses(transport: RemoteTransport, probe: RemoteProbe, run: ScriptRunner): EnvironmentProcesses {
+  const kill = async (match: MarkerMatch) => {
+    // A process of its own, so a kill never waits behind file operations (and works while every helper shell is busy).
+    await runRemoteScript(transport, remoteKillScript(match), []).catch(() => undefined);
+  };
+  const executors: Record<'pipe' | 'pty', Executor> = {
+    pipe: createRemoteExecutor(transport, 'pipe', kill),
+    pty: createRemoteExecutor(transport, 'pty', kill),
+  };
+  return {
+    baseEnvironment: () => ({}),
+    executor: (kind) => executors[kind],
+    shell(kind, cmd) {
+      if (kind === 'powershell') {
+        if (!probe.pwsh)
+          return {
+            ok: false,
+            message: `PowerShell (pwsh) is not installed ${transport.place}, so the command could not start. Use the unix_like shell profile.`,
+          };
+        return { ok: true, file: probe.pwsh, args: ['-NoProfile', '-Command', cmd] };
+      }
+      return { ok: true, file: probe.bash || '/bin/sh', args: ['-c', cmd] };
+    },
+    async hasProcesses(_child, marker) {
+      // A script answers in one round trip; the transport's own view of processes when none can.
+      const outcome = await run(remoteFindScript({ exact: marker }), []).catch(() => undefined);
+      if (outcome && (outcome.exitCode === 0 || outcome.exitCode === 1)) return outcome.exitCode === 0;
+      return (await transport.findMarked?.(marker)) ?? false;
+    },
+    killMarked: kill,
+    // The probe read the remote's own PATH; a PATH the commands are given replaces it.
+    findsRipgrep: (env) => probe.ripgrep && env.PATH === undefined,
+  };
+}
+
+/**
+ * A whole environment on a remote reached through `transport`: files through POSIX sh helpers (or the transport's own
+ * file channel), commands through `REMOTE_START_SCRIPT` with their exit sentinel, process scans and kills by marker.
+ * Rejects with a plain Error when the remote cannot serve (no such root, no `/bin/sh`); the transport stays open then.
+ * close() ends the helper shells, then closes the transport.
+ */
+export async function createRemoteEnvironment(transport: RemoteTransport, options: RemoteEnvironmentOptions): Promise<Environment> {
+  const probe = await probeRemote(transport, options);
+  const runOnce: ScriptRunner = (script, args, input) => runRemoteScript(transport, script, args, input);
+  const shells = Math.max(0, Math.floor(options.helperShells ?? 0));
+  const helpers =
+    shells > 0
+      ? new HelperShellPool(
+          () => transport.start({ role: 'shell', script: 'exec /bin/sh', args: [], env: {}, killed: () => false }),
+          shells,
+          transport.lostHint,
+        )
+      : undefined;
+  const run: ScriptRunner = helpers ? (script, args, input) => helpers.run(script, args, input) : runOnce;
+  const workspace =
+    transport.workspace?.(options.root, probe.realRoot, runOnce) ?? createScriptWorkspace(options.root, probe.realRoot, run);
+  let closing: Promise<void> | undefined;
+  return {
+    kind: transport.kind,
+    platform: 'linux',
+    workspace,
+    processes: remoteProcesses(transport, probe, run),
+    close() {
+      closing ??= (async () => {
+        await helpers?.close();
+        await transport.close();
+      })();
+      return closing;
+    },
+  };
+}
