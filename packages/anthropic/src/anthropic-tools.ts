@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolHost } from 'toolhost';
+import type { ToolDefinition, ToolHost, ToolRole } from 'toolhost';
 import type { AnthropicTool, AnthropicToolDefinition } from './messages-types.js';
 
 /** Options of `toAnthropicTools`. */
@@ -22,7 +22,7 @@ export const ANTHROPIC_BASH_TOOL = 'bash';
 /** The name of Anthropic's text editor tool. */
 export const ANTHROPIC_TEXT_EDITOR_TOOL = 'str_replace_based_edit_tool';
 
-const REPLACED_BY_BASH = new Set(['exec_command', 'write_stdin']);
+const REPLACED_BY_BASH = new Set<ToolRole | undefined>(['shell', 'shell-input']);
 
 function customTool(tool: ToolDefinition): AnthropicTool {
   return { name: tool.name, description: tool.description, input_schema: tool.inputSchema as AnthropicTool['input_schema'] };
@@ -61,11 +61,10 @@ export function toAnthropicTools(host: AnthropicToolsHost, options: AnthropicToo
   const tools: AnthropicToolDefinition[] = [];
   let bashListed = false;
   for (const tool of host.tools) {
-    if (options.native && REPLACED_BY_BASH.has(tool.name)) {
+    if (options.native && REPLACED_BY_BASH.has(tool.role)) {
       if (!bashListed) tools.push({ type: 'bash_20250124', name: ANTHROPIC_BASH_TOOL });
       bashListed = true;
-    } else if (options.native && tool.name === 'apply_patch')
-      tools.push({ type: 'text_editor_20250728', name: ANTHROPIC_TEXT_EDITOR_TOOL });
+    } else if (options.native && tool.role === 'edit') tools.push({ type: 'text_editor_20250728', name: ANTHROPIC_TEXT_EDITOR_TOOL });
     else tools.push(customTool(tool));
   }
   if (options.deferLoading) for (const tool of host.deferredTools ?? []) tools.push({ ...customTool(tool), defer_loading: true });

@@ -1,6 +1,7 @@
-import type { ToolDefinition, ToolResult, ToolVocabulary } from '@toolhost/core';
+import type { ToolDefinition, ToolVocabulary } from '@toolhost/core';
 import type { ToolCatalog } from '@toolhost/catalog';
 import type { FileOperation } from '@toolhost/patch';
+import type { ToolResultFor, ToolResultOf } from './builtin-tool-specs.js';
 import type { WorkspacePathRead } from './read-workspace-path.js';
 
 /** Per-call options of {@link ToolSurface.call}. */
@@ -45,8 +46,11 @@ export interface ToolSurface {
   readonly deferredTools: ToolDefinition[];
   /** The deferred catalog; entries can be added and removed at run time. */
   readonly catalog: ToolCatalog;
-  /** Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. `options.signal` cancels it. */
-  call(name: string, args?: unknown, options?: ToolCallOptions): Promise<ToolResult>;
+  /**
+   * Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. `options.signal` cancels it.
+   * A built-in tool's result has its `data` typed ({@link ToolResultOf}).
+   */
+  call<Name extends string>(name: Name, args?: unknown, options?: ToolCallOptions): Promise<ToolResultFor<Name>>;
   /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
   readPath(path: string): Promise<WorkspacePathRead>;
   /**
@@ -54,7 +58,7 @@ export interface ToolSurface {
    * each operation touching only the paths it names, counted by the anti-blind-editing gate, fitted to a budget, texts
    * in `options.vocabulary`'s tool names.
    */
-  edit(operations: readonly FileOperation[], options?: EditOptions): Promise<ToolResult>;
+  edit(operations: readonly FileOperation[], options?: EditOptions): Promise<ToolResultOf<'apply_patch'>>;
   /**
    * Tells the anti-blind-editing gate that a command ran to completion outside exec_command (a provider's persistent
    * shell), so a verification there resets the gate, whatever its exit code, as it would through exec_command.
