@@ -50,7 +50,7 @@ async function stop(host: BashHost, state: BashState): Promise<void> {
 async function start(host: BashHost, state: BashState, callId: string | undefined): Promise<ToolResult | undefined> {
   const started = await host.call('exec_command', { cmd: START_SHELL, yield_time_ms: POLL_MS }, { callId });
   if (!started.ok) return started;
-  if (typeof started.data?.session_id !== 'number' || typeof started.data?.exit_code === 'number') {
+  if (started.data?.session_id === undefined || started.data.exit_code !== undefined) {
     return errorResult('spawn_failed', `The shell could not start: ${outputText(started.output) || 'it exited at once'}`);
   }
   state.sessionId = started.data.session_id;
@@ -106,7 +106,7 @@ async function runCommand(host: BashHost, state: BashState, command: string, opt
           `${budgeted.output}${budgeted.output && !budgeted.output.endsWith('\n') ? '\n' : ''}The command did not finish within ${Math.round(timeoutMs / 1000)} seconds, so the shell was killed; the next command starts a new one (working folder and variables reset).`,
         );
       }
-      if (typeof polled.data?.exit_code === 'number') {
+      if (polled.data?.exit_code !== undefined) {
         state.sessionId = undefined;
         const budgeted = await host.budget(
           'bash',

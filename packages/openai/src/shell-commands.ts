@@ -78,7 +78,7 @@ async function runOne(
     if (!result.ok) return { stdout: '', stderr: result.output, outcome: { type: 'exit', exit_code: 1 } };
     // An answer that is not a command's (an apply_patch heredoc the host applied itself) is output as a whole.
     let text = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
-    while (typeof result.data?.exit_code !== 'number' && typeof result.data?.session_id === 'number') {
+    while (result.data?.exit_code === undefined && result.data?.session_id !== undefined) {
       result = await host.call(
         'write_stdin',
         { session_id: result.data.session_id, chars: '', yield_time_ms: yieldMs(), ...budget },
@@ -94,7 +94,7 @@ async function runOne(
     return {
       stdout,
       stderr: result.ok ? '' : result.output,
-      outcome: { type: 'exit', exit_code: typeof exitCode === 'number' ? exitCode : 1 },
+      outcome: { type: 'exit', exit_code: exitCode ?? 1 },
     };
   } finally {
     clearTimeout(timer);
