@@ -1,3 +1,4 @@
 import { packageBuild } from '../../tsup.base.js';
 
-export default packageBuild();
+// The schema is an entry of its own: the runtime lists exec_command and write_stdin from it without loading the executors.
+export default packageBuild(['src/index.ts', 'src/exec-schema.ts']);

@@ -1,5 +1,5 @@
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
-import type { BuiltinToolInputs, BuiltinToolName, ToolDefinition, ToolHost, ToolResult } from 'toolhost';
+import type { BuiltinToolInputs, BuiltinToolName, ToolDefinition, ToolHost, ToolResult, ToolResultOf } from 'toolhost';
 
 /** The part of a tool host the AI SDK adapter uses (a real host or the fake one). */
 export type AiSdkToolHost = Pick<ToolHost, 'tools' | 'call' | 'nextSegment'>;
@@ -7,20 +7,11 @@ export type AiSdkToolHost = Pick<ToolHost, 'tools' | 'call' | 'nextSegment'>;
 /**
  * The AI SDK tools of toolhost's built-in tools, by name: each takes the tool's arguments as a model sends them (fields
  * with a default optional) and returns a `ToolResult`, so the tool calls and results of `generateText` steps are
- * typed by `toolName`. `code_search` is there in the advanced profile only. Catalog tools that search_tools reveals are
+ * typed by `toolName`, each result's `data` by its tool ({@link ToolResultOf}). `code_search` is there in the advanced profile only. Catalog tools that search_tools reveals are
  * added to the same object at run time as dynamic tools: their calls and results come with `dynamic: true` and an
  * `unknown` input and output.
  */
-export type AiSdkToolSet = { [Name in BuiltinToolName]: Tool<BuiltinToolInputs[Name], ToolResult> };
-
-/** Every built-in tool name; a tool by another name comes from the catalog. */
-const BUILTIN_TOOLS: Record<BuiltinToolName, true> = {
-  exec_command: true,
-  write_stdin: true,
-  apply_patch: true,
-  search_tools: true,
-  code_search: true,
-};
+export type AiSdkToolSet = { [Name in BuiltinToolName]: Tool<BuiltinToolInputs[Name], ToolResultOf<Name>> };
 
 /** Maps a host result to what the model sees: `text`, or `error-text` for a failed call. */
 export function toModelOutput(result: ToolResult): { type: 'text'; value: string } | { type: 'error-text'; value: string } {
@@ -29,7 +20,7 @@ export function toModelOutput(result: ToolResult): { type: 'text'; value: string
 
 /**
  * Wraps one host tool as an AI SDK tool; its JSON Schema passes through unchanged and the host validates the input. A
- * catalog tool (any name but a built-in one) is a dynamic tool, its types known only at run time.
+ * catalog tool (one without a built-in tool's `role`) is a dynamic tool, its types known only at run time.
  */
 export function toAiSdkTool(host: Pick<ToolHost, 'call'>, definition: ToolDefinition): Tool<unknown, ToolResult> {
   const parts = {
@@ -38,9 +29,8 @@ export function toAiSdkTool(host: Pick<ToolHost, 'call'>, definition: ToolDefini
     execute: (input: unknown) => host.call(definition.name, input),
     toModelOutput: ({ output }: { output: ToolResult }) => toModelOutput(output),
   };
-  return Object.hasOwn(BUILTIN_TOOLS, definition.name)
-    ? tool<unknown, ToolResult>(parts)
-    : tool<unknown, ToolResult>({ ...parts, type: 'dynamic' });
+  // A built-in tool has a role; a tool without one comes from the catalog.
+  return definition.role !== undefined ? tool<unknown, ToolResult>(parts) : tool<unknown, ToolResult>({ ...parts, type: 'dynamic' });
 }
 
 /**

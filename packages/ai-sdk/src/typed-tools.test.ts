@@ -4,7 +4,7 @@ import { generateText, stepCountIs, type Tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createFakeToolHost } from '@toolhost/testing';
-import type { BuiltinToolInputs, CatalogEntry, ExecCommandInput, ToolResult } from 'toolhost';
+import type { BuiltinToolInputs, CatalogEntry, ExecCommandInput, ToolResultOf } from 'toolhost';
 import { createAiSdkTools, toAiSdkTools, type AiSdkToolSet } from './index.js';
 
 const usage = {
@@ -38,11 +38,11 @@ function scriptedModel(calls: Array<{ toolName: string; input: unknown }>) {
 }
 
 describe('typed AI SDK tools', () => {
-  it('types each built-in tool by its arguments and ToolResult', () => {
+  it('types each built-in tool by its arguments and its typed ToolResult', () => {
     const tools = toAiSdkTools(createFakeToolHost({ profile: 'advanced' }));
     expectTypeOf(tools).toEqualTypeOf<AiSdkToolSet>();
-    expectTypeOf(tools.exec_command).toEqualTypeOf<Tool<ExecCommandInput, ToolResult>>();
-    expectTypeOf(tools.code_search).toEqualTypeOf<Tool<BuiltinToolInputs['code_search'], ToolResult>>();
+    expectTypeOf(tools.exec_command).toEqualTypeOf<Tool<ExecCommandInput, ToolResultOf<'exec_command'>>>();
+    expectTypeOf(tools.code_search).toEqualTypeOf<Tool<BuiltinToolInputs['code_search'], ToolResultOf<'code_search'>>>();
     expectTypeOf<ExecCommandInput>().toEqualTypeOf<{
       cmd: string;
       workdir?: string | undefined;
@@ -78,14 +78,17 @@ describe('typed AI SDK tools', () => {
         seen.push(`dynamic ${toolResult.toolName}`);
         continue;
       }
-      expectTypeOf(toolResult.output).toEqualTypeOf<ToolResult>();
       if (toolResult.toolName === 'exec_command') {
+        expectTypeOf(toolResult.output).toEqualTypeOf<ToolResultOf<'exec_command'>>();
+        expectTypeOf(toolResult.output.data?.exit_code).toEqualTypeOf<number | undefined>();
+        expect(toolResult.output.data?.exit_code).toBe(0);
         expectTypeOf(toolResult.input).toEqualTypeOf<ExecCommandInput>();
         // @ts-expect-error exec_command takes `cmd`, not `command`
         expect(toolResult.input.command).toBeUndefined();
         expect(toolResult.input.cmd).toBe('npm test');
         expect(toolResult.output.ok).toBe(true);
       } else if (toolResult.toolName === 'search_tools') {
+        expectTypeOf(toolResult.output).toEqualTypeOf<ToolResultOf<'search_tools'>>();
         expectTypeOf(toolResult.input).toEqualTypeOf<BuiltinToolInputs['search_tools']>();
         expect(toolResult.input.query).toBe('create a github issue');
         expect(toolResult.output.output).toContain('github_create_issue');

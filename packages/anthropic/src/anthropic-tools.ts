@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolHost } from 'toolhost';
+import type { ToolDefinition, ToolHost, ToolRole } from 'toolhost';
 import type { AnthropicTool, AnthropicToolDefinition } from './messages-types.js';
 import { NEWEST_TEXT_EDITOR_VERSION, textEditorDefinition, type AnthropicTextEditorVersion } from './text-editor-versions.js';
 
@@ -37,7 +37,7 @@ export interface AnthropicToolsOptions {
 /** The name of Anthropic's bash tool. */
 export const ANTHROPIC_BASH_TOOL = 'bash';
 
-const REPLACED_BY_BASH = new Set(['exec_command', 'write_stdin']);
+const REPLACED_BY_BASH = new Set<ToolRole | undefined>(['shell', 'shell-input']);
 
 function customTool(tool: ToolDefinition): AnthropicTool {
   return { name: tool.name, description: tool.description, input_schema: tool.inputSchema as AnthropicTool['input_schema'] };
@@ -79,10 +79,10 @@ export function toAnthropicTools(host: AnthropicToolsHost, options: AnthropicToo
     : undefined;
   let bashListed = false;
   for (const tool of host.tools) {
-    if (options.native && REPLACED_BY_BASH.has(tool.name)) {
+    if (options.native && REPLACED_BY_BASH.has(tool.role)) {
       if (!bashListed) tools.push({ type: 'bash_20250124', name: ANTHROPIC_BASH_TOOL });
       bashListed = true;
-    } else if (editor && tool.name === 'apply_patch') tools.push({ ...editor });
+    } else if (editor && tool.role === 'edit') tools.push({ ...editor });
     else tools.push(customTool(tool));
   }
   if (options.deferLoading) for (const tool of host.deferredTools ?? []) tools.push({ ...customTool(tool), defer_loading: true });

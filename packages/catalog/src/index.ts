@@ -1,4 +1,4 @@
-export { searchToolsSchema, type SearchToolsArgs } from './search-tools-schema.js';
+export { searchToolsSchema, searchToolsDataSchema, type SearchToolsArgs, type SearchToolsData } from './search-tools-schema.js';
 export type { CatalogEntry, CatalogMatch } from './catalog-entry.js';
 export { createToolCatalog, type ToolCatalog, type ToolCatalogOptions } from './tool-catalog.js';
 export type { CatalogEmbedder } from './catalog-embeddings.js';

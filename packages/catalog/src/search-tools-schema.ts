@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { maxOutputTokensSchema } from '@toolhost/core';
+import { budgetDataFields, maxOutputTokensSchema } from '@toolhost/core';
 
 /** Input schema of search_tools. */
 export const searchToolsSchema = z.strictObject({
@@ -14,3 +14,23 @@ export const searchToolsSchema = z.strictObject({
 
 /** Validated search_tools arguments. */
 export type SearchToolsArgs = z.output<typeof searchToolsSchema>;
+
+/** What a search_tools result's `data` holds: the matches, and the tools it loaded for the next request. */
+export const searchToolsDataSchema = z.object({
+  matches: z
+    .array(
+      z.object({
+        name: z.string().optional(),
+        score: z.number().optional(),
+        exact: z.boolean().optional(),
+        weak: z.boolean().optional(),
+        available: z.enum(['now', 'next_request', 'not_loaded']).optional(),
+      }),
+    )
+    .optional(),
+  expanded: z.array(z.string()).optional(),
+  ...budgetDataFields,
+});
+
+/** A search_tools result's `data`. */
+export type SearchToolsData = z.output<typeof searchToolsDataSchema>;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { maxOutputTokensSchema } from '@toolhost/core';
+import { budgetDataFields, maxOutputTokensSchema } from '@toolhost/core';
 
 /** The four result categories, in output order. */
 export const RESULT_TYPES = ['definition', 'usage', 'text', 'path'] as const;
@@ -31,3 +31,24 @@ export const codeSearchSchema = z.strictObject({
 
 /** Validated code_search arguments. */
 export type CodeSearchArgs = z.output<typeof codeSearchSchema>;
+
+/** What a code_search result's `data` holds: the results, and hints for narrowing a search. */
+export const codeSearchDataSchema = z.object({
+  results: z
+    .array(
+      z.object({
+        result_type: z.enum(RESULT_TYPES).optional(),
+        path: z.string().optional(),
+        line: z.int().optional(),
+        column: z.int().optional(),
+        name: z.string().optional(),
+        snippet: z.string().optional(),
+      }),
+    )
+    .optional(),
+  hints: z.array(z.string()).optional(),
+  ...budgetDataFields,
+});
+
+/** A code_search result's `data`. */
+export type CodeSearchData = z.output<typeof codeSearchDataSchema>;

@@ -1,4 +1,11 @@
-export { codeSearchSchema, RESULT_TYPES, type ResultType, type CodeSearchArgs } from './code-search-schema.js';
+export {
+  codeSearchSchema,
+  codeSearchDataSchema,
+  RESULT_TYPES,
+  type ResultType,
+  type CodeSearchArgs,
+  type CodeSearchData,
+} from './code-search-schema.js';
 export { createCodeSearchTool, type CodeSearchTool, type CodeSearchToolOptions } from './code-search-tool.js';
 export type { CandidatePrefilter } from './candidate-prefilter.js';
 export { createSymbolIndex, symbolIndexCacheFile, type IndexLookup, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';

@@ -15,8 +15,13 @@ export {
   type ToolDefinition,
   type ToolErrorInfo,
   type ToolResult,
+  type ToolSuccess,
+  type ToolFailure,
+  type ToolData,
+  type ToolRole,
+  type ToolAnnotations,
 } from './tool-result.js';
-export { toJsonSchema, boundIntegers } from './json-schema.js';
+export { toJsonSchema, toDataJsonSchema, boundIntegers } from './json-schema.js';
 export { gptTokenizer, approximateTokenizer, type Tokenizer } from './tokenizer.js';
 export {
   budgetOutput,
@@ -35,6 +40,7 @@ export {
   MAX_OUTPUT_TOKENS_FLOOR,
   MAX_OUTPUT_TOKENS_MESSAGE,
   maxOutputTokensSchema,
+  budgetDataFields,
   preflightMaxOutputTokens,
   type MaxOutputTokensCheck,
 } from './max-output-tokens.js';

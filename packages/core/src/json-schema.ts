@@ -23,3 +23,23 @@ export function boundIntegers(node: unknown): unknown {
   }
   return out;
 }
+
+/**
+ * Converts a zod schema of a result's `data` to the JSON Schema clients check it against: `$schema` stripped, extra
+ * fields allowed (a result may carry more than its schema lists), and an integer's safe-integer bounds left out.
+ */
+export function toDataJsonSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return withoutSafeBounds(json) as JsonSchema;
+}
+
+function withoutSafeBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeBounds);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = withoutSafeBounds(value);
+  if (out.type === 'integer' && out.minimum === SAFE_MIN) delete out.minimum;
+  if (out.type === 'integer' && out.maximum === SAFE_MAX) delete out.maximum;
+  return out;
+}

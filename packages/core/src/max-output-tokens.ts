@@ -39,3 +39,11 @@ export function preflightMaxOutputTokens(args: Record<string, unknown>): MaxOutp
   }
   return { ok: true, value: Math.max(value, MAX_OUTPUT_TOKENS_FLOOR) };
 }
+
+/** The `data` fields any result may carry once its output was fitted to the budget. */
+export const budgetDataFields = {
+  /** True when the output was cut to its budget. */
+  truncated: z.boolean().optional(),
+  /** The spool file holding the complete output. */
+  spool_path: z.string().optional(),
+};

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { maxOutputTokensSchema } from '@toolhost/core';
+import { budgetDataFields, maxOutputTokensSchema } from '@toolhost/core';
 
 /** Smallest and largest effective `yield_time_ms`; other values are clamped into this range. */
 export const YIELD_TIME_BOUNDS = { min: 250, max: 30_000 } as const;
@@ -57,3 +57,18 @@ export type WriteStdinArgs = z.output<typeof writeStdinSchema>;
 export function normalizeWriteStdinArgs(args: Record<string, unknown>): Record<string, unknown> {
   return typeof args.session_id === 'string' && /^\d+$/.test(args.session_id) ? { ...args, session_id: Number(args.session_id) } : args;
 }
+
+/** What an exec_command or write_stdin result's `data` holds. */
+export const execDataSchema = z.object({
+  /** The session of a command still running. */
+  session_id: z.int().optional(),
+  /** The exit code of a command that finished. */
+  exit_code: z.int().optional(),
+  wall_time_ms: z.number().optional(),
+  /** The token count of the output before it was fitted to the budget. */
+  original_token_count: z.int().optional(),
+  ...budgetDataFields,
+});
+
+/** An exec_command or write_stdin result's `data`. */
+export type ExecData = z.output<typeof execDataSchema>;

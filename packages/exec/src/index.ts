@@ -1,12 +1,14 @@
 export {
   execCommandSchema,
   writeStdinSchema,
+  execDataSchema,
   YIELD_TIME_BOUNDS,
   EXEC_DEFAULT_YIELD_MS,
   STDIN_DEFAULT_YIELD_MS,
   normalizeWriteStdinArgs,
   type ExecCommandArgs,
   type WriteStdinArgs,
+  type ExecData,
 } from './exec-schema.js';
 export { defaultExecGateway, type ExecGateway, type ExecRequest, type ExecDecision } from './exec-gateway.js';
 export { createExecTools, clampYieldTime, DEFAULT_MAX_SESSIONS, type ExecTools, type ExecToolsOptions } from './exec-tools.js';

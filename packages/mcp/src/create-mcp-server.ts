@@ -1,7 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolHost, ToolResult } from 'toolhost';
-import { TOOL_ANNOTATIONS, TOOL_OUTPUT_SCHEMAS } from './tool-metadata.js';
+import type { ToolHost, ToolResult, ToolRole } from 'toolhost';
 
 /** The part of a tool host the MCP server uses (a real host or the fake one). */
 export type McpToolHost = Pick<ToolHost, 'tools' | 'call' | 'nextSegment'>;
@@ -18,8 +17,8 @@ export interface McpServerOptions {
   progressIntervalMs?: number;
 }
 
-/** Tools that run commands, so a client asking for progress hears from them while they run. */
-const LONG_RUNNING = new Set(['exec_command', 'write_stdin']);
+/** The roles of tools that run commands, so a client asking for progress hears from them while they run. */
+const LONG_RUNNING = new Set<ToolRole | undefined>(['shell', 'shell-input']);
 
 /**
  * The host's current tools as MCP tools: the JSON Schemas pass through unchanged; built-in tools carry annotations
@@ -28,10 +27,8 @@ const LONG_RUNNING = new Set(['exec_command', 'write_stdin']);
 export function toMcpTools(host: Pick<ToolHost, 'tools'>): Tool[] {
   return host.tools.map((tool) => {
     const listed: Tool = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as Tool['inputSchema'] };
-    const outputSchema = TOOL_OUTPUT_SCHEMAS[tool.name];
-    if (outputSchema) listed.outputSchema = outputSchema;
-    const annotations = TOOL_ANNOTATIONS[tool.name];
-    if (annotations) listed.annotations = annotations;
+    if (tool.outputSchema) listed.outputSchema = tool.outputSchema as Tool['outputSchema'];
+    if (tool.annotations) listed.annotations = { ...tool.annotations };
     return listed;
   });
 }
@@ -70,9 +67,10 @@ export function createMcpServer(host: McpToolHost, options: McpServerOptions = {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toMcpTools(host) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
+    const definition = host.tools.find((tool) => tool.name === name);
     const progressToken = request.params._meta?.progressToken;
     let timer: ReturnType<typeof setInterval> | undefined;
-    if (progressToken !== undefined && LONG_RUNNING.has(name)) {
+    if (progressToken !== undefined && LONG_RUNNING.has(definition?.role)) {
       const started = Date.now();
       timer = setInterval(() => {
         const seconds = Math.round((Date.now() - started) / 1000);
@@ -92,11 +90,11 @@ export function createMcpServer(host: McpToolHost, options: McpServerOptions = {
     }
     options.onResult?.(name, result);
     const expanded = result.data?.expanded;
-    if (name === 'search_tools' && result.ok && Array.isArray(expanded) && expanded.length > 0) {
+    if (definition?.role === 'catalog' && result.ok && Array.isArray(expanded) && expanded.length > 0) {
       host.nextSegment();
       await server.sendToolListChanged();
     }
-    return toMcpResult(result, TOOL_OUTPUT_SCHEMAS[name] !== undefined || result.data !== undefined);
+    return toMcpResult(result, definition?.outputSchema !== undefined || result.data !== undefined);
   });
   return server;
 }

@@ -60,12 +60,13 @@ export function createEnvironmentHost(
   recovery?: string,
 ): McpSessionHost & { readonly environment: Environment } {
   const host = createToolHost({ ...options, environment });
-  const explain = async (result: ToolResult): Promise<ToolResult> => {
+  // Generic so a call keeps its tool's result type: the explained failure carries the same data.
+  const explain = async <Result extends ToolResult>(result: Result): Promise<Result> => {
     if (result.ok || !result.error || MODEL_MISTAKES.has(result.error.code)) return result;
     const reason = await unreachable(environment);
     if (reason === undefined) return result;
     const message = `The ${placeOf(environment)} the tools run in cannot be reached: ${reason.replace(/[.\s]+$/, '')}. This call failed, and every call will until it is back; tell the user.${recovery ? ` ${recovery}` : ''}`;
-    return errorResult(result.error.code, message, result.data);
+    return errorResult(result.error.code, message, result.data) as Result;
   };
   return {
     environment,

@@ -8,4 +8,3 @@ export {
   type McpSessionEndReason,
 } from './mcp-http-server.js';
 export type { McpSessionHost } from './mcp-session-host.js';
-export { TOOL_ANNOTATIONS, TOOL_OUTPUT_SCHEMAS } from './tool-metadata.js';

@@ -92,10 +92,6 @@ export function checkManifestSupported(manifest: Manifest): void {
   }
 }
 
-function numberOrUndefined(value: unknown): number | undefined {
-  return typeof value === 'number' ? value : undefined;
-}
-
 /** Builds the session over a tool host: exec_command / write_stdin for commands, apply_patch for edits. */
 export function createToolHostSandboxSession(parts: ToolHostSandboxSessionParts): ToolHostSandboxSession {
   const { host, workspace, state } = parts;
@@ -131,16 +127,16 @@ export function createToolHostSandboxSession(parts: ToolHostSandboxSessionParts)
       if (!result.ok) return { output: result.output, stdout: '', stderr: result.output, wallTimeSeconds: 0, exitCode: null };
       // A patch sent as a command is answered by the host itself (no command ran): its whole text is the output.
       const body = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
-      const data = result.data ?? {};
-      const sessionId = numberOrUndefined(data.session_id);
+      const data = result.data;
+      const sessionId = data?.session_id;
       return {
         output: body,
         stdout: body,
         stderr: '',
-        wallTimeSeconds: (numberOrUndefined(data.wall_time_ms) ?? 0) / 1000,
-        exitCode: numberOrUndefined(data.exit_code) ?? null,
+        wallTimeSeconds: (data?.wall_time_ms ?? 0) / 1000,
+        exitCode: data?.exit_code ?? null,
         ...(sessionId !== undefined ? { sessionId } : {}),
-        ...(typeof data.original_token_count === 'number' ? { originalTokenCount: data.original_token_count } : {}),
+        ...(data?.original_token_count !== undefined ? { originalTokenCount: data.original_token_count } : {}),
       };
     },
     async writeStdin(args) {

@@ -1,4 +1,4 @@
-import type { ToolHost } from 'toolhost';
+import type { ToolHost, ToolRole } from 'toolhost';
 import type { ResponsesTool } from './responses-types.js';
 import { toStrictJsonSchema } from './strict-json-schema.js';
 
@@ -16,7 +16,7 @@ export interface ResponsesToolsOptions {
 }
 
 /** Tools a native shell replaces: it runs commands to completion, so there is no session to write to. */
-const REPLACED_BY_SHELL = new Set(['exec_command', 'write_stdin']);
+const REPLACED_BY_SHELL = new Set<ToolRole | undefined>(['shell', 'shell-input']);
 
 /**
  * Converts the host's current tools to Responses API tool definitions; call again after `host.nextSegment()`. Answer
@@ -46,11 +46,11 @@ export function toResponsesTools(host: Pick<ToolHost, 'tools'>, options: Respons
   const tools: ResponsesTool[] = [];
   let shellListed = false;
   for (const tool of host.tools) {
-    if (options.native && tool.name === 'apply_patch') {
+    if (options.native && tool.role === 'edit') {
       tools.push({ type: 'apply_patch' });
       continue;
     }
-    if (options.native && REPLACED_BY_SHELL.has(tool.name)) {
+    if (options.native && REPLACED_BY_SHELL.has(tool.role)) {
       if (!shellListed) tools.push({ type: 'shell' });
       shellListed = true;
       continue;

@@ -80,7 +80,7 @@ async function runOne(
   let text = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
   let timedOut = false;
   while (typeof result.data?.exit_code !== 'number' && typeof result.data?.session_id === 'number') {
-    const sessionId = result.data.session_id;
+    const sessionId: number = result.data.session_id;
     timedOut = performance.now() >= deadline;
     // Past the deadline, an already-cancelled poll kills the command's whole process tree and reads its last output.
     result = await host.call(

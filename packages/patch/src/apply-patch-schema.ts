@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { maxOutputTokensSchema } from '@toolhost/core';
+import { budgetDataFields, maxOutputTokensSchema } from '@toolhost/core';
 
 /** Input schema of apply_patch in its function form. */
 export const applyPatchSchema = z.strictObject({
@@ -9,6 +9,27 @@ export const applyPatchSchema = z.strictObject({
 
 /** Validated apply_patch arguments. */
 export type ApplyPatchArgs = z.output<typeof applyPatchSchema>;
+
+/** What an apply_patch result's `data` holds: the diff of each file it changed. */
+export const applyPatchDataSchema = z.object({
+  diff: z
+    .array(
+      z.object({
+        path: z.string().optional(),
+        operation: z.enum(['created', 'updated', 'deleted', 'moved']).optional(),
+        content: z.string().optional(),
+        additions: z.int().optional(),
+        deletions: z.int().optional(),
+        truncated: z.boolean().optional(),
+        is_empty: z.boolean().optional(),
+      }),
+    )
+    .optional(),
+  ...budgetDataFields,
+});
+
+/** An apply_patch result's `data`. */
+export type ApplyPatchData = z.output<typeof applyPatchDataSchema>;
 
 /** The Lark grammar of the patch format, for providers that constrain freeform tool input. */
 export const APPLY_PATCH_LARK_GRAMMAR = `start: begin_patch hunk+ end_patch

@@ -1,4 +1,10 @@
-export { applyPatchSchema, APPLY_PATCH_LARK_GRAMMAR, type ApplyPatchArgs } from './apply-patch-schema.js';
+export {
+  applyPatchSchema,
+  applyPatchDataSchema,
+  APPLY_PATCH_LARK_GRAMMAR,
+  type ApplyPatchArgs,
+  type ApplyPatchData,
+} from './apply-patch-schema.js';
 export { createApplyPatchTool, type ApplyPatchTool, type ApplyPatchToolOptions } from './apply-patch-tool.js';
 export { applyPatch, applyFileOperations, type ApplyPatchOptions } from './apply-patch.js';
 export { parsePatch, type ParsePatchResult } from './parse-patch.js';

@@ -9,9 +9,8 @@ export {
   type ShellEnvironment,
 } from './shell-profile.js';
 export { LEGACY_MIGRATIONS, isLegacyToolName, legacyToolMessage, type LegacyMigration } from './legacy-tools.js';
-export { PROFILE_TOOLS, TOOL_PROFILES, type ToolProfile } from './tool-profile.js';
+export { TOOL_PROFILES, type ToolProfile } from './tool-profile.js';
 export {
-  describeBuiltinTool,
   execCommandDescription,
   writeStdinDescription,
   applyPatchDescription,

@@ -89,21 +89,3 @@ export function codeSearchDescription(guidance: ShellGuidance): string {
     'Example: {"query":"handleRequest","path":"src","file_types":["typescript"],"result_types":["definition","usage"],"max_results":20}',
   ].join('\n');
 }
-
-/** The description of a built-in tool for a shell profile. */
-export function describeBuiltinTool(name: string, guidance: ShellGuidance): string {
-  switch (name) {
-    case 'exec_command':
-      return execCommandDescription(guidance);
-    case 'write_stdin':
-      return writeStdinDescription(guidance);
-    case 'apply_patch':
-      return applyPatchDescription();
-    case 'search_tools':
-      return searchToolsDescription();
-    case 'code_search':
-      return codeSearchDescription(guidance);
-    default:
-      throw new TypeError(`no built-in tool named ${name}`);
-  }
-}

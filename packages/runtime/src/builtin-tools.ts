@@ -1,23 +1,13 @@
-import {
-  ToolHostError,
-  toJsonSchema,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolImplementation,
-  type ToolResult,
-  type Workspace,
-} from '@toolhost/core';
-import type { FileOperation } from '@toolhost/patch';
-import { PROFILE_TOOLS, describeBuiltinTool, type ShellGuidance, type ToolProfile } from '@toolhost/profiles';
+import { ToolHostError, toDataJsonSchema, toJsonSchema, type ToolDefinition, type ToolImplementation } from '@toolhost/core';
+import type { ShellGuidance, ToolProfile } from '@toolhost/profiles';
+import type { AnyBuiltinToolSpec } from './builtin-tool-specs.js';
+import { BUILTIN_TOOL_SPECS } from './builtin-tool-specs.js';
+import type { BuiltinImplementations } from './tool-engines.js';
 
-/** The built-in tool implementations a runtime dispatches to (search_tools is built from the catalog). */
-export interface BuiltinImplementations {
-  exec_command: ToolImplementation;
-  write_stdin: ToolImplementation;
-  /** `applyOperations`, when present, applies file operations given as data (the runtime's `edit`). */
-  apply_patch: ToolImplementation & { applyOperations?(operations: readonly FileOperation[], context: ToolContext): Promise<ToolResult> };
-  /** `prepare`, when present, is called with the workspace as the runtime starts (code_search starts its index there). */
-  code_search?: ToolImplementation & { prepare?(workspace: Workspace): void };
+/** A built-in tool of a profile: its spec and its implementation. */
+export interface BuiltinTool {
+  spec: AnyBuiltinToolSpec;
+  implementation: ToolImplementation;
 }
 
 /** The tools of `profile` by name, in the order the model sees them; throws `invalid_options` for one not given. */
@@ -25,23 +15,29 @@ export function profileTools(
   profile: ToolProfile,
   implementations: BuiltinImplementations,
   searchTools: ToolImplementation,
-): Map<string, ToolImplementation> {
-  const tools = new Map<string, ToolImplementation>();
-  for (const name of PROFILE_TOOLS[profile]) {
-    const implementation = name === 'search_tools' ? searchTools : implementations[name as keyof BuiltinImplementations];
-    if (!implementation) throw new ToolHostError('invalid_options', `profile ${profile} needs an implementation of ${name}`);
-    tools.set(name, implementation);
+): Map<string, BuiltinTool> {
+  const tools = new Map<string, BuiltinTool>();
+  for (const spec of BUILTIN_TOOL_SPECS) {
+    if (!spec.profiles.includes(profile)) continue;
+    const implementation = spec.role === 'catalog' ? searchTools : implementations[spec.name as keyof BuiltinImplementations];
+    if (!implementation) throw new ToolHostError('invalid_options', `profile ${profile} needs an implementation of ${spec.name}`);
+    tools.set(spec.name, { spec, implementation });
   }
   return tools;
 }
 
-/** A built-in tool as the model sees it under a shell profile. */
-export function builtinDefinition(implementation: ToolImplementation, guidance: ShellGuidance): ToolDefinition {
+/** A built-in tool as the model sees it under a shell profile, with what adapters read of it (role, hints, data schema). */
+export function builtinDefinition({ spec, implementation }: BuiltinTool, guidance: ShellGuidance): ToolDefinition {
   const definition: ToolDefinition = {
-    name: implementation.name,
-    description: describeBuiltinTool(implementation.name, guidance),
-    inputSchema: toJsonSchema(implementation.schema),
+    name: spec.name,
+    description: spec.describe(guidance),
+    inputSchema: toJsonSchema(spec.inputSchema),
   };
   if (implementation.freeform) definition.freeform = implementation.freeform;
-  return definition;
+  // Not enumerable: a definition's JSON, and a provider's tool made by spreading it, stay what the model sees.
+  return Object.defineProperties(definition, {
+    outputSchema: { value: toDataJsonSchema(spec.dataSchema), enumerable: false },
+    annotations: { value: { ...spec.annotations }, enumerable: false },
+    role: { value: spec.role, enumerable: false },
+  });
 }

@@ -1,7 +1,7 @@
 import { ErrorCode, errorResult, type ToolResult, type ToolVocabulary } from '@toolhost/core';
 import type { FileOperation } from '@toolhost/patch';
 import type { VerificationGate } from '@toolhost/profiles';
-import type { BuiltinImplementations } from './builtin-tools.js';
+import type { PatchEngine } from './tool-engines.js';
 import type { CallContext } from './call-context.js';
 
 /** Applies file operations under the gate, within a budget, with texts in `vocabulary`'s tool names. */
@@ -15,7 +15,7 @@ export type ApplyOperations = (
 /** What the edit path works with. */
 export interface EditPathParts {
   /** The apply_patch engine, when the profile has apply_patch. */
-  patchTool: BuiltinImplementations['apply_patch'] | undefined;
+  patchTool: PatchEngine | undefined;
   gate: VerificationGate;
   context: CallContext;
   isClosed: () => boolean;

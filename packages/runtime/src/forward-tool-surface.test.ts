@@ -9,6 +9,7 @@ import {
   okResult,
 } from '@toolhost/core';
 import { resolveShellProfile } from '@toolhost/profiles';
+import type { ToolResultFor } from './builtin-tool-specs.js';
 import { forwardToolSurface } from './forward-tool-surface.js';
 import { createToolRuntime } from './tool-runtime.js';
 import type { ToolSurface } from './tool-surface.js';
@@ -66,7 +67,7 @@ describe('forwardToolSurface', () => {
       get reads() {
         return ++reads;
       },
-      call: async (name) => okResult(`replaced ${name}`),
+      call: async <Name extends string>(name: Name) => okResult(`replaced ${name}`) as ToolResultFor<Name>,
     });
     expect([host.reads, host.reads]).toEqual([1, 2]);
     expect((await host.call('exec_command', { cmd: 'ls' })).output).toBe('replaced exec_command');

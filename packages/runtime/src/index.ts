@@ -2,10 +2,22 @@ export { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from './
 export type { ToolSurface, ToolCallOptions, EditOptions, ShellPatchOptions, BudgetedText } from './tool-surface.js';
 export { forwardToolSurface } from './forward-tool-surface.js';
 export { checkTelemetryOptions, type TelemetryOptions } from './tool-telemetry.js';
-export type { BuiltinImplementations } from './builtin-tools.js';
+export {
+  BUILTIN_TOOL_SPECS,
+  PROFILE_TOOLS,
+  type AnyBuiltinToolSpec,
+  type BuiltinToolName,
+  type BuiltinToolSpecOf,
+  type BuiltinToolInputs,
+  type BuiltinToolData,
+  type ToolResultOf,
+  type ToolResultFor,
+} from './builtin-tool-specs.js';
+export { defineBuiltinTool, type BuiltinToolSpec, type BuiltinEngines } from './builtin-tool-spec.js';
 export {
   createBuiltinImplementations,
   createPatchEngine,
+  type BuiltinImplementations,
   type ToolEngineFactories,
   type ExecEngine,
   type PatchEngine,

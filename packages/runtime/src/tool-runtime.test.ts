@@ -12,7 +12,7 @@ import {
   type ToolImplementation,
 } from '@toolhost/core';
 import { createToolRuntime } from './tool-runtime.js';
-import type { BuiltinImplementations } from './builtin-tools.js';
+import type { BuiltinImplementations } from './tool-engines.js';
 import { resolveShellProfile } from '@toolhost/profiles';
 
 function recordingTool(name: string, output: (args: Record<string, unknown>) => string = () => `${name} ran`) {

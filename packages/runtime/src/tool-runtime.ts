@@ -9,7 +9,8 @@ import {
   type VerificationGate,
   type VerificationGateOptions,
 } from '@toolhost/profiles';
-import { builtinDefinition, profileTools, type BuiltinImplementations } from './builtin-tools.js';
+import { builtinDefinition, profileTools } from './builtin-tools.js';
+import type { ToolResultFor } from './builtin-tool-specs.js';
 import { callContext } from './call-context.js';
 import { createCatalogVisibility } from './catalog-visibility.js';
 import { createDispatch } from './dispatch-call.js';
@@ -19,7 +20,8 @@ import { createLifecycle } from './lifecycle.js';
 import { createPublicCatalog } from './public-catalog.js';
 import { readWorkspacePath } from './read-workspace-path.js';
 import { createShellSentPatch } from './shell-sent-patch.js';
-import type { ToolSurface } from './tool-surface.js';
+import type { BuiltinImplementations } from './tool-engines.js';
+import type { ToolCallOptions, ToolSurface } from './tool-surface.js';
 import { createToolTelemetry, type TelemetryOptions } from './tool-telemetry.js';
 
 /** Options of {@link createToolRuntime}. */
@@ -75,7 +77,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     (name) => builtins.has(name) || name === 'search_tools' || isLegacyToolName(name),
   );
   if (builtins.has('code_search')) options.implementations.code_search?.prepare?.(options.workspace);
-  const builtinDefinitions = [...builtins.values()].map((implementation) => builtinDefinition(implementation, options.guidance));
+  const builtinDefinitions = [...builtins.values()].map((tool) => builtinDefinition(tool, options.guidance));
   const visibleDefinitions = () => [...builtinDefinitions, ...visibility.definitions()];
   const context = callContext({
     workspace: options.workspace,
@@ -84,10 +86,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     shell: options.guidance.kind,
   });
   const patchTool = builtins.has('apply_patch') ? options.implementations.apply_patch : undefined;
+  const implementations = new Map([...builtins].map(([name, tool]) => [name, tool.implementation]));
   const applyOperations = createEditPath({ patchTool, gate, context, isClosed });
   const shellSentPatch = createShellSentPatch(options.workspace, patchTool ? applyOperations : undefined);
   const dispatch = createDispatch({
-    builtins,
+    builtins: implementations,
     visibility,
     visibleNames: () => visibleDefinitions().map((definition) => definition.name),
     gate,
@@ -118,10 +121,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     get closed() {
       return lifecycle.closed;
     },
-    async call(name, args, callOptions) {
+    async call<Name extends string>(name: Name, args?: unknown, callOptions?: ToolCallOptions): Promise<ToolResultFor<Name>> {
       lifecycle.assertOpen();
       const signal = lifecycle.signal(callOptions?.signal);
-      return traced({ tool: String(name), callId: callOptions?.callId, command: commandOf(name, args) }, async () => {
+      // The tool's own engine made the result, so its data has the shape the tool's spec gives it.
+      return (await traced({ tool: String(name), callId: callOptions?.callId, command: commandOf(name, args) }, async () => {
         let result: ToolResult;
         let unfitted: ToolResult | undefined;
         try {
@@ -143,7 +147,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
           result,
           originalTokens: original !== undefined && original !== result.output ? () => options.tokenizer.count(original) : undefined,
         };
-      });
+      })) as ToolResultFor<Name>;
     },
     readPath(path) {
       lifecycle.assertOpen();
@@ -191,7 +195,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     close() {
       return lifecycle.close(async () => {
         // An async wrapper, so a close that throws at once is settled like one that rejects and the others still run.
-        await Promise.allSettled([...builtins.values()].map(async (implementation) => implementation.close?.()));
+        await Promise.allSettled([...implementations.values()].map(async (implementation) => implementation.close?.()));
         await options.onClose?.();
         await options.spool.dispose();
       });

@@ -1,6 +1,7 @@
 import type { ToolDefinition, ToolResult, ToolVocabulary } from '@toolhost/core';
 import type { ToolCatalog } from '@toolhost/catalog';
 import type { FileOperation } from '@toolhost/patch';
+import type { ToolResultFor, ToolResultOf } from './builtin-tool-specs.js';
 import type { WorkspacePathRead } from './read-workspace-path.js';
 
 /** Per-call options of {@link ToolSurface.call}. */
@@ -59,8 +60,11 @@ export interface ToolSurface {
   readonly deferredTools: ToolDefinition[];
   /** The deferred catalog; entries can be added and removed at run time. */
   readonly catalog: ToolCatalog;
-  /** Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. `options.signal` cancels it. */
-  call(name: string, args?: unknown, options?: ToolCallOptions): Promise<ToolResult>;
+  /**
+   * Runs one tool call; model mistakes come back as `ok:false` results, never as exceptions. `options.signal` cancels it.
+   * A built-in tool's result has its `data` typed ({@link ToolResultOf}).
+   */
+  call<Name extends string>(name: Name, args?: unknown, options?: ToolCallOptions): Promise<ToolResultFor<Name>>;
   /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
   readPath(path: string): Promise<WorkspacePathRead>;
   /**
@@ -68,7 +72,7 @@ export interface ToolSurface {
    * each operation touching only the paths it names, counted by the anti-blind-editing gate, fitted to a budget, texts
    * in `options.vocabulary`'s tool names.
    */
-  edit(operations: readonly FileOperation[], options?: EditOptions): Promise<ToolResult>;
+  edit(operations: readonly FileOperation[], options?: EditOptions): Promise<ToolResultOf<'apply_patch'>>;
   /**
    * Answers a shell command that is a patch, as exec_command answers one, without running anything: an `apply_patch`
    * heredoc or argument (Codex's invocation forms) is applied by the patch engine, paths relative to

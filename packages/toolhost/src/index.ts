@@ -1,13 +1,5 @@
 export { createToolHost, type CodeSearchOptions, type ToolHost, type ToolHostOptions } from './create-tool-host.js';
-export type {
-  BuiltinToolInputs,
-  BuiltinToolName,
-  ExecCommandInput,
-  WriteStdinInput,
-  ApplyPatchInput,
-  SearchToolsInput,
-  CodeSearchInput,
-} from './builtin-tool-inputs.js';
+export type { ExecCommandInput, WriteStdinInput, ApplyPatchInput, SearchToolsInput, CodeSearchInput } from './builtin-tool-inputs.js';
 export {
   ErrorCode,
   ToolHostError,
@@ -23,6 +15,11 @@ export {
   type Tokenizer,
   type ToolDefinition,
   type ToolResult,
+  type ToolSuccess,
+  type ToolFailure,
+  type ToolData,
+  type ToolRole,
+  type ToolAnnotations,
   type ToolErrorInfo,
   type JsonSchema,
   type Environment,
@@ -43,6 +40,11 @@ export { createLocalEnvironment } from '@toolhost/exec';
 export { TOOL_PROFILES, SHELL_PROFILE_SETTINGS } from '@toolhost/profiles';
 export type { ToolProfile, ShellProfileSetting, ShellGuidance, VerificationGateOptions, ToolNames } from '@toolhost/profiles';
 export type {
+  BuiltinToolInputs,
+  BuiltinToolName,
+  BuiltinToolData,
+  ToolResultOf,
+  ToolResultFor,
   ToolCallOptions,
   EditOptions,
   ShellPatchOptions,
