@@ -7,8 +7,8 @@ import type { LineEnding, TextDocument, TextLine } from './text-document.js';
 
 /**
  * The V4A dialect of a single file operation (OpenAI's `apply_patch_call`, the Agents SDK editor), read and matched as
- * `applyDiff` of `@openai/agents-core` does, so a diff the SDK accepts writes the bytes the SDK writes. Where the SDK
- * would change bytes the diff does not touch (line endings of a mixed file, a BOM), each line keeps its own.
+ * `applyDiff` of `@openai/agents-core` does, so a diff the SDK accepts writes the bytes the SDK writes; only a BOM
+ * stays at the start of the file where the SDK would move or drop it with the first line.
  */
 
 /** Why a V4A diff is refused before or while it is matched. */
@@ -176,16 +176,30 @@ class ContextSearch {
   }
 }
 
-/** The file in the SDK's line model: the texts split at LF (a final line ending leaves an empty last text), with endings. */
-function modelOf(document: TextDocument): { texts: string[]; endings: LineEnding[] } {
-  const texts = document.lines.map((line) => line.text);
-  const endings = document.lines.map((line) => line.eol);
-  const last = document.lines[document.lines.length - 1];
+/** The file in the SDK's line model: its texts split at LF (a final line ending leaves an empty last text), with endings. */
+interface V4aModel {
+  texts: string[];
+  endings: LineEnding[];
+  /** The ending new lines take: CRLF when every line ending of the file is CRLF, else LF (as the SDK decides). */
+  eol: '\n' | '\r\n';
+}
+
+const BOM = '\uFEFF';
+
+function modelOf(document: TextDocument): V4aModel {
+  const lines = document.lines;
+  // The SDK reads a file as CRLF only when every line ending is CRLF; otherwise a CR stays part of its line's text.
+  const crlf = lines.some((line) => line.eol === '\r\n') && lines.every((line) => line.eol !== '\n');
+  const texts = lines.map((line) => (!crlf && line.eol === '\r\n' ? `${line.text}\r` : line.text));
+  const endings = lines.map((line): LineEnding => (crlf || line.eol === '' ? line.eol : '\n'));
+  const last = lines[lines.length - 1];
   if (!last || last.eol !== '') {
     texts.push('');
     endings.push('');
   }
-  return { texts, endings };
+  // The SDK sees a BOM as the start of the first line's text.
+  if (document.bom) texts[0] = BOM + texts[0];
+  return { texts, endings, eol: crlf ? '\r\n' : '\n' };
 }
 
 /** Reads and matches every section (the SDK's `parseUpdateDiff`): the replacements in file order, or a refusal. */
@@ -230,23 +244,33 @@ function matchSections(lines: readonly string[], search: ContextSearch, document
   return { ok: true as const, chunks, statuses };
 }
 
-/** The document after the replacements: kept lines keep their endings, new ones take the file's, the last has none. */
-function rebuild(document: TextDocument, texts: readonly string[], endings: readonly LineEnding[], chunks: readonly V4aChunk[]) {
+/**
+ * The document after the replacements, byte for byte what the SDK writes, except that a BOM stays at the start of
+ * the file (the SDK keeps it in the first line's text, so it moves or goes with that line).
+ */
+function rebuild(document: TextDocument, model: V4aModel, chunks: readonly V4aChunk[]): TextDocument | undefined {
+  const { texts, endings } = model;
   const result: { text: string; eol: LineEnding }[] = [];
+  const kept = (index: number) => ({
+    text: index === 0 && document.bom ? texts[0].slice(BOM.length) : texts[index],
+    eol: endings[index],
+  });
   let origIndex = 0;
   for (const chunk of chunks) {
     if (chunk.origIndex > texts.length || origIndex > chunk.origIndex) return undefined;
-    for (; origIndex < chunk.origIndex; origIndex++) result.push({ text: texts[origIndex], eol: endings[origIndex] });
+    for (; origIndex < chunk.origIndex; origIndex++) result.push(kept(origIndex));
     for (const text of chunk.inserted) result.push({ text, eol: '' });
     origIndex += chunk.deleted.length;
   }
-  for (; origIndex < texts.length; origIndex++) result.push({ text: texts[origIndex], eol: endings[origIndex] });
-  const eol = document.majorityEol;
-  const lines: TextLine[] = result.map((line, position) =>
-    position === result.length - 1 ? { text: line.text, eol: '' } : { text: line.text, eol: line.eol || eol },
-  );
+  for (; origIndex < texts.length; origIndex++) result.push(kept(origIndex));
+  const lines: TextLine[] = result.map((line, position) => {
+    if (position === result.length - 1) return { text: line.text, eol: '' };
+    const eol = line.eol || model.eol;
+    // A CR kept in a line's text (a mixed-ending file) is that line's CRLF.
+    return eol === '\n' && line.text.endsWith('\r') ? { text: line.text.slice(0, -1), eol: '\r\n' } : { text: line.text, eol };
+  });
   if (lines.length > 0 && lines[lines.length - 1].text === '') lines.pop();
-  return { bom: document.bom, lines, majorityEol: eol };
+  return { bom: document.bom, lines, majorityEol: document.majorityEol };
 }
 
 /** The one region between the unchanged first and last lines, for the diff report. */
@@ -273,16 +297,16 @@ function changedRegion(before: readonly TextLine[], after: readonly TextLine[]):
  */
 export function applyV4aUpdate(document: TextDocument, diff: string, path: string): V4aUpdateResult {
   const lines = v4aDiffLines(diff);
-  const { texts, endings } = modelOf(document);
+  const model = modelOf(document);
   let matched: ReturnType<typeof matchSections>;
   try {
-    matched = matchSections(lines, new ContextSearch(texts), document, path);
+    matched = matchSections(lines, new ContextSearch(model.texts), document, path);
   } catch (error) {
     if (!(error instanceof V4aParseError)) throw error;
     return { ok: false, kind: 'parse', line: error.index + 1, message: `line ${error.index + 1} of the diff: ${error.message}` };
   }
   if (!matched.ok) return { ok: false, kind: 'context', chunks: matched.statuses };
-  const rebuilt = rebuild(document, texts, endings, matched.chunks);
+  const rebuilt = rebuild(document, model, matched.chunks);
   if (!rebuilt) {
     const statuses = matched.statuses;
     const last = statuses[statuses.length - 1];
