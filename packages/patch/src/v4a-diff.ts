@@ -131,6 +131,11 @@ function readSection(lines: readonly string[], start: number, report: PatchChunk
     report.endOfFile = true;
     return { context, chunks, report, end: index + 1, eof: true };
   }
+  if (index === start && lines[index]?.startsWith('@@'))
+    throw new V4aParseError(
+      index,
+      `${quoted(lines[index])} is not an anchor line: write "@@" alone or "@@ " followed by the line to find.`,
+    );
   if (index === start)
     throw new V4aParseError(
       index,
@@ -217,7 +222,10 @@ function matchSections(lines: readonly string[], search: ContextSearch, document
       if (anchor.trim()) report.anchors.push(anchor);
     }
     if (headers === 0 && cursor !== 0)
-      throw new V4aParseError(index, `expected "@@" to start the next chunk of ${path}, got ${quoted(lines[index])}.`);
+      throw new V4aParseError(
+        index,
+        `expected an "@@" line to start the next chunk of ${path} (after "${END_OF_FILE}" or "***"), got ${quoted(lines[index])}.`,
+      );
     for (const [position, anchor] of report.anchors.entries()) {
       const advanced = search.advanceToAnchor(anchor, cursor, position === 0);
       // A single anchor is a hint: when no line equals it, the context alone places the chunk.
