@@ -29,7 +29,8 @@ for (const { engine, reason } of availability) {
       const client = createToolHostSandboxClient({ environment: () => prepared.environment(), host: { shellProfile: 'unix_like' } });
       let session: ToolHostSandboxSession | undefined;
       const { model, answers } = scriptedModel([
-        applyPatchCall('call_1', { type: 'create_file', path: 'src/greeting.txt', diff: '+hello\n' }),
+        // As the Agents SDK creates files: the lines joined by LF, a final line ending only from a last bare "+" line.
+        applyPatchCall('call_1', { type: 'create_file', path: 'src/greeting.txt', diff: '+hello\n+' }),
         functionCall('call_2', 'exec_command', { cmd: 'cat src/greeting.txt notes.txt; echo "$GREETER"' }),
         functionCall('call_3', 'exec_command', { cmd: 'sleep 4243 & read line; echo "got $line"', yield_time_ms: 300 }),
         functionCall('call_4', 'write_stdin', { session_id: 1000, chars: 'x\n', yield_time_ms: 5_000 }),

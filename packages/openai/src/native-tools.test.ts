@@ -90,7 +90,8 @@ describe('apply_patch_call', () => {
     expect(outputs.map((output) => 'status' in output && output.status)).toEqual(['completed', 'completed']);
     expect(host.files()).toEqual({
       'notes.md': 'intro\n *** Delete File: x\n*** Add File: y\n',
-      'doc.md': '*** Begin Patch\n*** End Patch\n',
+      // As the Agents SDK's applyDiff creates it: the lines joined, no final line ending added.
+      'doc.md': '*** Begin Patch\n*** End Patch',
     });
   });
 
@@ -384,7 +385,7 @@ describe('shell_call on a real host', () => {
       status: 'completed',
       output: 'Success. Updated the following files:\nM docs.md\n',
     });
-    expect(readFileSync(join(workspace, 'docs.md'), 'utf8')).toBe('# Notes\ntwo\n');
+    expect(readFileSync(join(workspace, 'docs.md'), 'utf8')).toBe('# Notes\ntwo');
     const failed = await editor.deleteFile({ type: 'delete_file', path: 'notes.md' });
     expect(failed).toMatchObject({ status: 'failed', output: expect.stringMatching(/^Error \[patch_target_missing\]/) });
   });

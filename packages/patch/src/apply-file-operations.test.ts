@@ -85,6 +85,41 @@ describe('applyFileOperations', () => {
     expect(after).toEqual(files);
   });
 
+  it.each([
+    [
+      '@@\n a\n-b\n*** End of File\n\n',
+      'line 5 of the diff: expected an "@@" line to start the next chunk of a.txt (after "*** End of File" or "***"), got "".',
+    ],
+    ['@@ x\n@@x\n-a', 'line 2 of the diff: "@@x" is not an anchor line: write "@@" alone or "@@ " followed by the line to find.'],
+    [
+      '@@ x',
+      'line 2 of the diff: the chunk of a.txt starting here has no lines; add context (" line"), removed ("-line") or added ("+line") lines after its "@@" line.',
+    ],
+    [
+      '@@\n*** Bogus',
+      'line 2 of the diff: expected a chunk line in a.txt starting with " " (context), "-" (removed), "+" (added), "@@" (anchor) or "*** End of File", got "*** Bogus". If it is unchanged context, prefix it with a space.',
+    ],
+  ])('refuses the V4A diff %j as applyDiff does, saying why', async (diff, why) => {
+    const files = { 'a.txt': 'a\nb\n' };
+    const { result, files: after } = await run(files, [{ kind: 'update', path: 'a.txt', diff }], OPENAI_NATIVE_VOCABULARY);
+    expect(result.output).toBe(
+      `Error [patch_parse_error]: The patch was not applied and no file was changed: 1 of 1 operation failed.\nupdate_file a.txt: FAILED — ${why}\nFix only what failed (re-read the file with shell if unsure) and send the operation again.`,
+    );
+    expect(after).toEqual(files);
+  });
+
+  it('names the anchor of a stacked V4A chunk that is not found, and where the search started', async () => {
+    const files = { 'a.txt': 'class A\n  def f():\n    pass\n' };
+    const { result } = await run(
+      files,
+      [{ kind: 'update', path: 'a.txt', diff: '@@ class A\n@@   def g():\n-    pass\n+    return 1' }],
+      OPENAI_NATIVE_VOCABULARY,
+    );
+    expect(result.output).toContain(
+      '    chunk 1 (diff line 1 @@ class A / @@   def g():): NOT FOUND — its @@ anchor "  def g():" was not found after line 1.',
+    );
+  });
+
   it('refuses a create diff that holds a file marker, and a create diff line without "+"', async () => {
     const add = await run({}, [{ kind: 'add', path: 'new.txt', diff: '+x\n*** Add File: other.txt\n+y\n' }]);
     expect(add.result.output).toBe(
@@ -93,7 +128,7 @@ describe('applyFileOperations', () => {
     expect(add.files).toEqual({});
     const plain = await run({}, [{ kind: 'add', path: 'new.txt', diff: '+x\nplain\n' }], OPENAI_NATIVE_VOCABULARY);
     expect(plain.result.output).toBe(
-      'Error [patch_parse_error]: Nothing was changed: create_file new.txt: line 2 of the diff: expected a line starting with "+" in the content of new.txt, got "plain". Every line of a created file starts with "+".',
+      'Error [patch_parse_error]: Nothing was changed: create_file new.txt: line 2 of the diff: expected a line starting with "+" in the content of new.txt, got "plain". Every line of a created file starts with "+" (an empty line is a bare "+").',
     );
   });
 
@@ -118,10 +153,6 @@ describe('applyFileOperations', () => {
     [
       [{ kind: 'update', path: 'a', chunks: [{ lines: 'x' }] }],
       'Error [invalid_arguments]: *** Update File: a: give the chunks or a diff (string).',
-    ],
-    [
-      [{ kind: 'update', path: 'a', diff: '  ' }],
-      'Error [patch_parse_error]: Nothing was changed: *** Update File: a: line 1 of the diff: the diff for a has no changes; send context (" line"), removed ("-line") and added ("+line") lines.',
     ],
     [
       [{ kind: 'delete', path: 'a\n*** Delete File: b' }],

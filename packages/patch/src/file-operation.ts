@@ -1,6 +1,7 @@
 import { ErrorCode, controlCharacterProblem, type ErrorCode as ErrorCodeType } from '@toolhost/core';
 import type { EditPhrases } from './edit-phrases.js';
-import { parseCreateDiff, parseUpdateDiff } from './parse-operation-diff.js';
+import { parseCreateDiff } from './parse-operation-diff.js';
+import { fileMarkerLine, v4aDiffLines } from './v4a-diff.js';
 import type { PatchChunk, PatchOperation } from './patch-syntax.js';
 
 /**
@@ -93,12 +94,17 @@ function checkOne(value: unknown, phrases: EditPhrases): PatchOperation | Refusa
       const label = phrases.operation({ kind: 'update', path, chunks: [], ...move });
       let chunks: PatchChunk[];
       if (typeof value.diff === 'string') {
-        if (value.diff.trim() === '' && moveTo !== undefined) chunks = [];
-        else {
-          const parsed = parseUpdateDiff(value.diff, path);
-          if (!parsed.ok) return refuse(ErrorCode.PatchParseError, `${label}: ${parsed.message}`, parsed.line);
-          chunks = parsed.chunks;
+        // Read when planned, against the file (as the Agents SDK reads it); only a line naming another file is refused here.
+        const marker = fileMarkerLine(v4aDiffLines(value.diff));
+        if (marker >= 0) {
+          const shown = JSON.stringify(v4aDiffLines(value.diff)[marker].slice(0, 80));
+          return refuse(
+            ErrorCode.PatchParseError,
+            `${label}: line ${marker + 1} of the diff: ${shown} is a patch file marker; this diff may only change ${path}. Send each file's change as its own operation; to keep such a line as unchanged text, prefix it with a space.`,
+            marker + 1,
+          );
         }
+        return { kind: 'update', path, chunks: [], v4aDiff: value.diff, ...move, ...at };
       } else if (Array.isArray(value.chunks) && value.chunks.every(isChunk)) chunks = numbered(value.chunks);
       else return refuse(ErrorCode.InvalidArguments, `${label}: give the chunks or a diff (string).`);
       if (chunks.length === 0 && moveTo === undefined)

@@ -1,6 +1,6 @@
 import type { PatchChunk } from './patch-syntax.js';
-import { isFileMarker, updateBodyMarker } from './patch-markers.js';
 import { parseUpdateBody } from './parse-update-body.js';
+import { parseV4aCreateDiff } from './v4a-diff.js';
 
 /** Why a diff does not parse: the 1-based line of the diff and the message. */
 export interface DiffParseFailure {
@@ -39,35 +39,10 @@ export function parseUpdateDiff(diff: string, path: string): { ok: true; chunks:
 }
 
 /**
- * Reads the diff of one create operation: every line starts with `+`; the file gets each line with a line ending,
- * as an added file in a patch does. Blank lines between `+` lines are kept as empty lines, trailing ones dropped.
+ * Reads the diff of one create operation as the OpenAI Agents SDK's `applyDiff` does: every line starts with `+`, the
+ * lines are joined with LF and no final line ending is added (a diff ending in a bare `+` line gives one). A line that
+ * names or frames a file is refused.
  */
 export function parseCreateDiff(diff: string, path: string): { ok: true; content: string } | DiffParseFailure {
-  const lines = diffLines(diff);
-  const content: string[] = [];
-  let blankRun = 0;
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index];
-    if (line.startsWith('+')) {
-      for (; blankRun > 0; blankRun--) content.push('');
-      content.push(line.slice(1));
-      continue;
-    }
-    if (line.trim() === '') {
-      blankRun++;
-      continue;
-    }
-    const marker = updateBodyMarker(line);
-    if (marker !== undefined && isFileMarker(marker)) {
-      return failure(
-        index,
-        `${JSON.stringify(line.slice(0, 80))} is a patch file marker; this diff may only create ${path}. Send each file as its own operation; to write such a line into the file, prefix it with "+".`,
-      );
-    }
-    return failure(
-      index,
-      `expected a line starting with "+" in the content of ${path}, got ${JSON.stringify(line.slice(0, 80))}. Every line of a created file starts with "+".`,
-    );
-  }
-  return { ok: true, content: content.map((line) => `${line}\n`).join('') };
+  return parseV4aCreateDiff(diff, path);
 }

@@ -25,8 +25,11 @@ export type PatchOperation =
   /** Creates a file with exactly `content` (no line ending is added or changed). */
   | { kind: 'add'; path: string; content: string; line?: number }
   | { kind: 'delete'; path: string; line?: number }
-  /** Changes lines by chunks of context, removed and added lines; `moveTo` renames the file too. */
-  | { kind: 'update'; path: string; moveTo?: string; chunks: PatchChunk[]; line?: number }
+  /**
+   * Changes lines by chunks of context, removed and added lines; `moveTo` renames the file too. With `v4aDiff` (and no
+   * chunks) the change is that V4A diff, read and matched as the OpenAI Agents SDK's `applyDiff` does.
+   */
+  | { kind: 'update'; path: string; moveTo?: string; chunks: PatchChunk[]; v4aDiff?: string; line?: number }
   /**
    * Replaces the one occurrence of `oldText` with `newText`, byte for byte; refused when it occurs zero or several times.
    * With `at`, replaces the `oldText` found at that offset of the text (BOM excluded), refused when the text there

@@ -8,6 +8,7 @@ export type PlanErrorCode =
   | typeof ErrorCode.OutsideWorkspace
   | typeof ErrorCode.InvalidArguments
   | typeof ErrorCode.PatchContextNotFound
+  | typeof ErrorCode.PatchParseError
   | typeof ErrorCode.PatchAmbiguous
   | typeof ErrorCode.PatchTargetExists
   | typeof ErrorCode.PatchTargetMissing

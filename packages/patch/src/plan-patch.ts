@@ -1,7 +1,8 @@
 import { ErrorCode, type Workspace } from '@toolhost/core';
 import { binaryDiffEntry, createDiffEntry, type DiffEntry } from './diff-entry.js';
 import type { ParsedPatch, PatchOperation } from './patch-syntax.js';
-import { DIFF_UPDATE_RULES, planUpdate, type ChunkStatus, type UpdateRules } from './plan-update.js';
+import { DIFF_UPDATE_RULES, planUpdate, type ChunkStatus, type UpdatePlan, type UpdateRules } from './plan-update.js';
+import { applyV4aUpdate } from './v4a-diff.js';
 import { resolveTarget, type ResolvedTarget } from './resolve-target.js';
 import { decodeText, encodeDocument, majorityEnding, splitLines, type TextDocument } from './text-document.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
@@ -77,6 +78,20 @@ function applyTextEdit(
   return operation.at === undefined
     ? replaceOnce(document, operation.oldText, operation.newText, path, phrases)
     : replaceAt(document, operation.at, operation.oldText, operation.newText, path, phrases);
+}
+
+/** The update's plan: its chunks matched, or its V4A diff applied as the Agents SDK applies it (a syntax error as a message). */
+function planOperationUpdate(
+  operation: Extract<PatchOperation, { kind: 'update' }>,
+  document: TextDocument,
+  rules: UpdateRules,
+): UpdatePlan | { message: string } {
+  if (operation.v4aDiff !== undefined) {
+    const applied = applyV4aUpdate(document, operation.v4aDiff, operation.path);
+    if (applied.ok) return { ok: true, chunks: applied.chunks, document: applied.document, regions: applied.regions };
+    return applied.kind === 'parse' ? { message: applied.message } : { ok: false, chunks: applied.chunks };
+  }
+  return operation.chunks.length > 0 ? planUpdate(document, operation.chunks, rules) : { ok: true, chunks: [], document, regions: [] };
 }
 
 /** The writes and removals that turn the files as they were into the files as planned. */
@@ -241,10 +256,11 @@ export async function planPatch(
       report.ok = true;
       continue;
     }
-    const planned =
-      operation.chunks.length > 0
-        ? planUpdate(decoded.document, operation.chunks, rules)
-        : { ok: true, chunks: [], document: decoded.document, regions: [] };
+    const planned = planOperationUpdate(operation, decoded.document, rules);
+    if ('message' in planned) {
+      fail(ErrorCode.PatchParseError, planned.message);
+      continue;
+    }
     report.chunks = planned.chunks;
     if (!planned.ok || !planned.document) {
       const first = planned.chunks.find((status) => status.state !== 'applies');

@@ -64,7 +64,8 @@ function oldTexts(ops: readonly ChunkLine[]): string[] {
   return texts;
 }
 
-function describeMiss(matcher: LineMatcher, ops: readonly ChunkLine[], from: number, what: string): string {
+/** Why a chunk's context was not found: the closest region of the file and its first differing line. */
+export function describeMiss(matcher: LineMatcher, ops: readonly ChunkLine[], from: number, what: string): string {
   const pattern = oldTexts(ops);
   const patternOps = ops.filter((op) => op.kind !== '+');
   const lines = matcher.lines;

@@ -95,7 +95,8 @@ export function hostileEdit(surface: NativeEditSurface, operation: HostileOperat
   }
   switch (operation) {
     case 'add':
-      return { surface, operation: { type: 'create_file', path, diff: '+created by reliability\n' } };
+      // A last bare "+" line gives the file its final line ending, as the Agents SDK reads a create diff.
+      return { surface, operation: { type: 'create_file', path, diff: '+created by reliability\n+' } };
     case 'update':
       return { surface, operation: { type: 'update_file', path, diff: '@@\n-hello\n+changed\n' } };
     case 'delete':
