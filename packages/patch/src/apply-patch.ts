@@ -8,6 +8,7 @@ import {
   type Workspace,
 } from '@toolhost/core';
 import { commitChanges } from './commit-changes.js';
+import { recoverInterruptedEdits } from './recover-edits.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
 import { formatFailureReport } from './failure-report.js';
 import { checkFileOperations, type FileOperation } from './file-operation.js';
@@ -56,6 +57,20 @@ export async function applyFileOperations(
 }
 
 async function applyParsed(workspace: Workspace, patch: ParsedPatch, options: ApplyPatchOptions): Promise<ToolResult> {
+  const recovered = await recoverInterruptedEdits(workspace);
+  const result = await applyUnrecovered(workspace, patch, options);
+  return recovered.length === 0 ? result : withNotes(result, recovered);
+}
+
+/** The result with one line first for each interrupted edit settled before it. */
+function withNotes(result: ToolResult, notes: readonly string[]): ToolResult {
+  const prefix = notes.map((note) => `${note}\n`).join('');
+  if (!result.error) return { ...result, output: `${prefix}${result.output}` };
+  const message = `${prefix}${result.error.message}`;
+  return { ...result, output: `Error [${result.error.code}]: ${message}`, error: { ...result.error, message } };
+}
+
+async function applyUnrecovered(workspace: Workspace, patch: ParsedPatch, options: ApplyPatchOptions): Promise<ToolResult> {
   try {
     return await applyChecked(workspace, patch, options, editPhrases(options.vocabulary));
   } catch (error) {
