@@ -26,6 +26,14 @@ function processAlive(pid: number): boolean {
   }
 }
 
+async function removeFolder(directory: string): Promise<void> {
+  try {
+    await fs.rmdir(directory);
+  } catch {
+    // Other journals are in it (or it is gone already): it stays for them.
+  }
+}
+
 async function syncFolder(folder: string): Promise<void> {
   const handle = await fs.open(folder, 'r');
   try {
@@ -65,10 +73,15 @@ export function createFolderJournalStore(directory: string): CommitJournalStore 
         if (isMissing(error)) return [];
         throw error;
       }
+      let swept = 0;
       for (const name of names) {
         const writer = /^\.[0-9a-f]+\.(\d+)\.tmp$/.exec(name);
-        if (writer && !processAlive(Number(writer[1]))) await fs.rm(join(directory, name), { force: true });
+        if (!writer || processAlive(Number(writer[1]))) continue;
+        await fs.rm(join(directory, name), { force: true });
+        swept++;
       }
+      // Only a killed writer's temp file was there: the folder goes with it, as after a clean commit.
+      if (swept > 0 && swept === names.length) await removeFolder(directory);
       return names.filter((name) => name.endsWith('.json'));
     },
     read: (name) => fs.readFile(join(directory, name), 'utf8'),
@@ -83,11 +96,7 @@ export function createFolderJournalStore(directory: string): CommitJournalStore 
     },
     async remove(name) {
       await fs.rm(join(directory, name), { force: true });
-      try {
-        await fs.rmdir(directory);
-      } catch {
-        // Other journals are in it (or it is gone already): it stays for them.
-      }
+      await removeFolder(directory);
     },
   };
 }
