@@ -2,7 +2,8 @@
 // test image), make 20 exec_command calls and 5 apply_patch calls at once; the docker CLI makes the same calls
 // (docker run, docker exec, docker rm) in the same run. Engines: the Docker daemon of DOCKER_HOST; the same daemon
 // over TCP with TLS on 127.0.0.1 (certificates made here with openssl, client certificates required); Podman when
-// installed. Reports calls lost, containers left, p50/p99 latency of a call and the ratio to the CLI.
+// installed (FLEET_ENGINES=docker,tls,podman picks). Reports calls lost, containers left, p50/p99 latency of a call
+// and the ratio to the CLI.
 // Needs the engines of test/environments (eval "$(bash test/environments/setup-ci.sh)"). Run: npm run bench -- fleet
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -262,7 +263,7 @@ async function podmanEngine(folder: string): Promise<Engine | string> {
   const probe = spawnSync('docker', ['-H', `unix://${socket}`, 'run', '--rm', '--network', 'none', IMAGE, 'true'], { encoding: 'utf8' });
   if (probe.status !== 0) {
     service.kill();
-    return `Podman cannot start a container here: ${probe.stderr.trim().split('\n').pop()?.slice(0, 240)}`;
+    return `Podman cannot start a container here: ${(probe.stderr.split('\n').find((line) => line.includes('Error')) ?? probe.stderr).trim().slice(0, 240)}`;
   }
   return {
     name: `Podman (podman system service, ${socket})`,
@@ -303,7 +304,10 @@ export default async function (): Promise<void> {
     const podman = await podmanEngine(folder);
     if (typeof podman === 'string') console.log(`Podman: skipped (${podman})`);
     else engines.push(podman);
-    for (const engine of engines) {
+    // FLEET_ENGINES=docker,tls,podman picks engines (default all).
+    const picked = (process.env.FLEET_ENGINES ?? 'docker,tls,podman').split(',');
+    const keys = (engine: Engine) => (engine.name.startsWith('Podman') ? 'podman' : engine.name.includes('TLS') ? 'tls' : 'docker');
+    for (const engine of engines.filter((candidate) => picked.includes(keys(candidate)))) {
       const ours = await fleet(engine, 'toolhost');
       const cli = await fleet(engine, 'docker CLI');
       report(engine, ours, cli);
