@@ -1,8 +1,8 @@
 /**
  * Long reliability runs (npm run stress): the full hostile-path and malformed-argument corpora, a long TOCTOU race,
- * 2,000 fuzzed patches, process faults with a 1 GiB print (and 64 MiB through a PTY), and 10,000 mixed calls; prints
- * a summary table and exits non-zero when anything escaped, leaked, lost output or misbehaved. `--scale=0.05` (CI)
- * runs a twentieth of the counts, a 256 MiB print and a 3.2 MiB PTY print.
+ * 2,000 fuzzed patches, 400 SIGKILLs mid-commit on each edit path, process faults with a 1 GiB print (and 64 MiB
+ * through a PTY), and 10,000 mixed calls; prints a summary table and exits non-zero when anything escaped, leaked, lost
+ * output or misbehaved. `--scale=0.05` (CI) runs a twentieth of the counts, a 256 MiB print and a 3.2 MiB PTY print.
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { approximateTokenizer } from '@toolhost/core';
 import type { Environment, ToolHost } from 'toolhost';
 import { loadHostileCases, runHostileCase, type HostileCase } from './helpers/hostile-corpus.js';
+import { runCrashCommits } from './helpers/crash-commit.js';
 import { runNativeEditFuzz } from './helpers/native-edit-fuzz.js';
 import { createSharedSandbox, remoteSandboxEngines } from './helpers/remote-engines.js';
 import { NATIVE_EDIT_SURFACES, nativeHostileTarget } from './helpers/native-paths.js';
@@ -254,6 +255,26 @@ async function fuzzArea(sandbox: Sandbox): Promise<void> {
   rows.push(fuzzRow('patch fuzzing', summary));
 }
 
+/** Processes killed with SIGKILL in the middle of a 24-file edit (apply_patch and the native edit path). */
+async function crashArea(): Promise<void> {
+  for (const surface of ['apply_patch', 'edit'] as const) {
+    const kills = Math.max(10, Math.round(400 * scale));
+    const summary = await runCrashCommits({ kills, surface, ahead: 3 });
+    rows.push({
+      area: `SIGKILL mid-commit via ${surface}`,
+      tried: summary.kills,
+      correct: summary.kills - summary.mixed - summary.leftovers - summary.problems.length,
+      bytesOutside: 0,
+      processesLeft: 0,
+      fdsLeaked: 0,
+      notes: [
+        `${summary.completed} completed, ${summary.rolledBack} rolled back, ${summary.clean} outside a commit; ${summary.mixed} mixed`,
+        ...summary.problems.slice(0, 3),
+      ],
+    });
+  }
+}
+
 async function processArea(sandbox: Sandbox): Promise<void> {
   const notes: string[] = [];
   let tried = 0;
@@ -382,6 +403,7 @@ async function main(): Promise<void> {
     ['malformed', malformedArea],
     ['toctou', toctouArea],
     ['fuzz', fuzzArea],
+    ['crash', crashArea],
     ['process', processArea],
     ['load', loadArea],
   ];

@@ -45,7 +45,14 @@ export {
   type MaxOutputTokensCheck,
 } from './max-output-tokens.js';
 export { validateArguments, type ArgumentsCheck } from './validate-arguments.js';
-export type { Workspace, WorkspaceStat, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceRealPath } from './workspace.js';
+export type {
+  CommitJournalStore,
+  Workspace,
+  WorkspaceStat,
+  WorkspaceDirEntry,
+  WorkspaceEntryKind,
+  WorkspaceRealPath,
+} from './workspace.js';
 export { controlCharacterProblem, normalizeWorkspacePath, resolveWorkspacePath, type WorkspacePathCheck } from './workspace-path.js';
 export { createMemoryWorkspace, type MemoryWorkspace, type MemoryFileInput } from './memory-workspace.js';
 export { createMemorySpool, type Spool, type SpoolWriter, type MemorySpool } from './spool.js';

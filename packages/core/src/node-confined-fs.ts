@@ -77,6 +77,22 @@ async function locate(root: string, realRoot: string, path: string, create: bool
   return { folder: await openFolder(realRoot, parts, create), name };
 }
 
+/** Writes a new temp file; with `durable`, its data is on disk before it returns. */
+export async function writeTemp(temp: string, data: Uint8Array, mode: number | undefined, durable: boolean): Promise<void> {
+  if (!durable) {
+    await fs.writeFile(temp, data, mode === undefined ? { flag: 'wx' } : { flag: 'wx', mode });
+  } else {
+    const handle = await fs.open(temp, 'wx', mode);
+    try {
+      await handle.writeFile(data);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  }
+  if (mode !== undefined) await fs.chmod(temp, mode);
+}
+
 /**
  * Writes `data` to `path` (below `root`) with temp file + rename, walking folders by descriptor so that a folder
  * swapped for a symlink mid-way makes the write fail instead of landing outside. A symlink at `path` itself is
@@ -88,6 +104,8 @@ export async function confinedWriteFile(
   path: string,
   data: Uint8Array,
   mode: number | undefined,
+  durable = false,
+  tempName = `.${randomBytes(6).toString('hex')}.toolhost.tmp`,
 ): Promise<void> {
   let target = path;
   const own = await optionalStat(join(root, path), false);
@@ -99,11 +117,11 @@ export async function confinedWriteFile(
   const { folder, name } = await locate(root, realRoot, target, true);
   try {
     const base = `${PROC_FD}/${folder.fd}`;
-    const temp = `${base}/.${randomBytes(6).toString('hex')}.toolhost.tmp`;
+    const temp = `${base}/${tempName}`;
     try {
-      await fs.writeFile(temp, data, mode === undefined ? { flag: 'wx' } : { flag: 'wx', mode });
-      if (mode !== undefined) await fs.chmod(temp, mode);
+      await writeTemp(temp, data, mode, durable);
       await fs.rename(temp, `${base}/${name}`);
+      if (durable) await folder.sync();
     } catch (error) {
       await fs.rm(temp, { force: true });
       throw error;
@@ -130,5 +148,35 @@ export async function confinedSymlink(root: string, realRoot: string, path: stri
     await fs.symlink(target, `${PROC_FD}/${folder.fd}/${name}`);
   } finally {
     await folder.close();
+  }
+}
+
+/** Renames `from` to `to` (both below `root`), reaching both folders by descriptor; a symlink at `to` is replaced. */
+export async function confinedRename(root: string, realRoot: string, from: string, to: string): Promise<void> {
+  const source = await locate(root, realRoot, from, false);
+  try {
+    const target = await locate(root, realRoot, to, false);
+    try {
+      await fs.rename(`${PROC_FD}/${source.folder.fd}/${source.name}`, `${PROC_FD}/${target.folder.fd}/${target.name}`);
+    } finally {
+      await target.folder.close();
+    }
+  } finally {
+    await source.folder.close();
+  }
+}
+
+/** Hard-links `existing` to the new name `path` (both below `root`) by descriptor; a symlink is linked, not followed. */
+export async function confinedLink(root: string, realRoot: string, existing: string, path: string): Promise<void> {
+  const source = await locate(root, realRoot, existing, false);
+  try {
+    const target = await locate(root, realRoot, path, false);
+    try {
+      await fs.link(`${PROC_FD}/${source.folder.fd}/${source.name}`, `${PROC_FD}/${target.folder.fd}/${target.name}`);
+    } finally {
+      await target.folder.close();
+    }
+  } finally {
+    await source.folder.close();
   }
 }

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs, realpathSync, type Stats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { CONFINED_FS_AVAILABLE, confinedRemove, confinedSymlink, confinedWriteFile } from './node-confined-fs.js';
+import {
+  CONFINED_FS_AVAILABLE,
+  confinedLink,
+  confinedRemove,
+  confinedRename,
+  confinedSymlink,
+  confinedWriteFile,
+  writeTemp,
+} from './node-confined-fs.js';
+import { commitJournalDirectory, createFolderJournalStore } from './node-commit-journal.js';
 import type { Workspace, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceStat } from './workspace.js';
 import { isMissing, optional } from './node-optional.js';
 import { createQuickReads } from './node-quick-reads.js';
@@ -17,8 +26,17 @@ function toStat(stats: Stats): WorkspaceStat {
   return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 };
 }
 
+/** Options of {@link createNodeWorkspace}. */
+export interface NodeWorkspaceOptions {
+  /**
+   * toolhost's state folder, where the journals of multi-file commits are kept (in `commits/<hash of the root>/`);
+   * default `$XDG_STATE_HOME/toolhost`, else `~/.local/state/toolhost`.
+   */
+  stateDirectory?: string;
+}
+
 /** A workspace over a real folder on disk; `root` must be an existing absolute folder. */
-export function createNodeWorkspace(root: string): Workspace {
+export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions = {}): Workspace {
   const realRoot = realpathSync(root);
   const abs = (path: string) => (path ? join(root, path) : root);
   const quick = createQuickReads();
@@ -58,18 +76,22 @@ export function createNodeWorkspace(root: string): Workspace {
       const existing = await optional(fs.stat(target));
       const mode = options?.mode ?? (existing ? existing.mode & 0o7777 : undefined);
       // Where available, walk folders by descriptor so a folder swapped for a symlink cannot redirect the write.
-      if (CONFINED_FS_AVAILABLE) return confinedWriteFile(root, realRoot, path, data, mode);
+      const durable = options?.durable === true;
+      const tempName = options?.tempName ?? `.${randomBytes(6).toString('hex')}.toolhost.tmp`;
+      if (CONFINED_FS_AVAILABLE) return confinedWriteFile(root, realRoot, path, data, mode, durable, tempName);
       await fs.mkdir(dirname(target), { recursive: true });
-      const temp = join(dirname(target), `.${randomBytes(6).toString('hex')}.toolhost.tmp`);
+      const temp = join(dirname(target), tempName);
       try {
-        await fs.writeFile(temp, data, mode === undefined ? {} : { mode });
-        if (mode !== undefined) await fs.chmod(temp, mode);
+        await writeTemp(temp, data, mode, durable);
         await fs.rename(temp, target);
       } catch (error) {
         await fs.rm(temp, { force: true });
         throw error;
       }
     },
+    rename: (from, to) => (CONFINED_FS_AVAILABLE ? confinedRename(root, realRoot, from, to) : fs.rename(abs(from), abs(to))),
+    link: (existing, path) => (CONFINED_FS_AVAILABLE ? confinedLink(root, realRoot, existing, path) : fs.link(abs(existing), abs(path))),
+    commitJournal: createFolderJournalStore(commitJournalDirectory(realRoot, options.stateDirectory)),
     remove: (path) => (CONFINED_FS_AVAILABLE ? confinedRemove(root, realRoot, path) : fs.unlink(abs(path))),
     removeEmptyDirectory: (path) => fs.rmdir(abs(path)),
     readLink: (path) => fs.readlink(abs(path)),

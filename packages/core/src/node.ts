@@ -3,5 +3,6 @@
  *
  * @module @toolhost/core/node
  */
-export { createNodeWorkspace } from './node-workspace.js';
+export { createNodeWorkspace, type NodeWorkspaceOptions } from './node-workspace.js';
+export { commitJournalDirectory, toolhostStateDirectory } from './node-commit-journal.js';
 export { createFileSpool } from './node-spool.js';

@@ -27,6 +27,22 @@ export interface WorkspaceRealPath {
 }
 
 /**
+ * Where a workspace keeps the journals of multi-file commits (outside the files the model sees), so a commit cut short
+ * by a crash can be completed or rolled back by the next process. Names are plain file names; every write is durable
+ * (flushed to disk) and atomic (temp file + rename) before it returns.
+ */
+export interface CommitJournalStore {
+  /** Where the journals are, as shown to a user (an absolute folder, or a description for a remote store). */
+  readonly location: string;
+  /** Names of the journals present. */
+  list(): Promise<string[]>;
+  read(name: string): Promise<string>;
+  write(name: string, text: string): Promise<void>;
+  /** Removes one journal; missing is not an error. */
+  remove(name: string): Promise<void>;
+}
+
+/**
  * The file system the tools work on: a real folder or an in-memory tree. Paths are workspace-relative,
  * POSIX-separated, already checked by `resolveWorkspacePath` (`''` is the root).
  */
@@ -40,8 +56,24 @@ export interface Workspace {
   /** Follows symlinks; undefined when the path does not exist. */
   realpath(path: string): Promise<WorkspaceRealPath | undefined>;
   readFile(path: string): Promise<Uint8Array>;
-  /** Writes atomically (temp file + rename in the same folder), creating parent folders. */
-  writeFile(path: string, data: Uint8Array, options?: { mode?: number }): Promise<void>;
+  /**
+   * Writes atomically (temp file + rename in the same folder), creating parent folders. With `durable`, the data and the
+   * folder entry are flushed to disk before it returns (where the workspace can). `tempName` names the temp file (a
+   * plain file name, unique to the caller) so a journal can find it after a crash; default a random name.
+   */
+  writeFile(path: string, data: Uint8Array, options?: { mode?: number; durable?: boolean; tempName?: string }): Promise<void>;
+  /**
+   * Renames the file `from` to `to` in one step, replacing a file at `to` (a symlink at `to` is replaced, never followed).
+   * With {@link Workspace.commitJournal}, it lets a multi-file commit survive a crash.
+   */
+  rename?(from: string, to: string): Promise<void>;
+  /**
+   * Gives the file (or symlink) at `existing` a second name `path` without copying it (a hard link; a symlink is linked,
+   * not followed); fails when `path` exists. Keeps the old content of a journaled commit at no cost.
+   */
+  link?(existing: string, path: string): Promise<void>;
+  /** The journal store of multi-file commits; a workspace without it commits in memory only (atomic while the process lives). */
+  readonly commitJournal?: CommitJournalStore;
   /** Removes one file or symlink. */
   remove(path: string): Promise<void>;
   /** Removes one empty folder (fails when it is not empty); used to undo folders a failed write created. */

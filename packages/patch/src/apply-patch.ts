@@ -8,6 +8,7 @@ import {
   type Workspace,
 } from '@toolhost/core';
 import { commitChanges } from './commit-changes.js';
+import { recoverInterruptedEdits } from './recover-edits.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
 import { formatFailureReport } from './failure-report.js';
 import { checkFileOperations, type FileOperation } from './file-operation.js';
@@ -57,6 +58,20 @@ export async function applyFileOperations(
 }
 
 async function applyParsed(workspace: Workspace, patch: ParsedPatch, options: ApplyPatchOptions, rules: UpdateRules): Promise<ToolResult> {
+  const recovered = await recoverInterruptedEdits(workspace);
+  const result = await applyUnrecovered(workspace, patch, options, rules);
+  return recovered.length === 0 ? result : withNotes(result, recovered);
+}
+
+/** The result with one line first for each interrupted edit settled before it. */
+function withNotes(result: ToolResult, notes: readonly string[]): ToolResult {
+  const prefix = notes.map((note) => `${note}
+`).join('');
+  if (result.ok) return { ...result, output: `${prefix}${result.output}` };
+  return errorResult(result.error.code, `${prefix}${result.error.message}`, result.data);
+}
+
+async function applyUnrecovered(workspace: Workspace, patch: ParsedPatch, options: ApplyPatchOptions, rules: UpdateRules): Promise<ToolResult> {
   try {
     return await applyChecked(workspace, patch, options, editPhrases(options.vocabulary), rules);
   } catch (error) {

@@ -23,3 +23,4 @@ export {
 } from './diff-entry.js';
 export { normalizePunctuation, MATCH_PASSES } from './line-matcher.js';
 export type { TextLine, LineEnding } from './text-document.js';
+export { openWorkspaceForEdits } from './recover-edits.js';

@@ -9,6 +9,7 @@ import {
   type VerificationGate,
   type VerificationGateOptions,
 } from '@toolhost/profiles';
+import { openWorkspaceForEdits } from '@toolhost/patch';
 import { builtinDefinition, profileTools } from './builtin-tools.js';
 import type { ToolResultFor } from './builtin-tool-specs.js';
 import { callContext } from './call-context.js';
@@ -77,6 +78,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     (name) => builtins.has(name) || name === 'search_tools' || isLegacyToolName(name),
   );
   if (builtins.has('code_search')) options.implementations.code_search?.prepare?.(options.workspace);
+  // An edit a crashed process left half done is settled now; the next edit's result says what was done.
+  void openWorkspaceForEdits(options.workspace);
   const builtinDefinitions = [...builtins.values()].map((tool) => builtinDefinition(tool, options.guidance));
   const visibleDefinitions = () => [...builtinDefinitions, ...visibility.definitions()];
   const context = callContext({

@@ -1,0 +1,135 @@
+// apply_patch on large files: 24 files of 256 KiB with one line changed in each (one patch), and one 20 MiB file with
+// one line changed, in-process and warm, against `git apply` of the same change as a unified diff in the same run.
+// Both read and write the files on disk; toolhost's multi-file commit includes its crash journal.
+// Run: npm run bench -- patch-large
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createNodeWorkspace } from '@toolhost/core/node';
+import { applyPatch, PathLocks } from '@toolhost/patch';
+
+const WARMUP = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+
+interface Scenario {
+  name: string;
+  /** File name to content before the change. */
+  files: Map<string, string>;
+  /** The line index changed in every file. */
+  line: number;
+}
+
+/** A code-like file of about `bytes` bytes, every line distinct. */
+function codeFile(seed: string, bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = `  const value${i} = compute(${seed}, input.field${i % 13}, ${i}); // keeps line ${i} unique`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function changed(text: string, line: number): string {
+  const lines = text.split('\n');
+  lines[line] = `${lines[line]} // changed`;
+  return lines.join('\n');
+}
+
+function applyPatchText(scenario: Scenario): string {
+  const out = ['*** Begin Patch'];
+  for (const [name, text] of scenario.files) {
+    const lines = text.split('\n');
+    const at = scenario.line;
+    out.push(`*** Update File: ${name}`, '@@');
+    for (let k = at - 3; k < at; k++) out.push(` ${lines[k]}`);
+    out.push(`-${lines[at]}`, `+${lines[at]} // changed`);
+    for (let k = at + 1; k <= at + 3; k++) out.push(` ${lines[k]}`);
+  }
+  out.push('*** End Patch');
+  return out.join('\n');
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const result = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+function median(samples: number[]): number {
+  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+}
+
+function writeAll(folder: string, files: Map<string, string>): void {
+  for (const [name, text] of files) writeFileSync(join(folder, name), text);
+}
+
+async function run(base: string, scenario: Scenario): Promise<void> {
+  const expected = new Map([...scenario.files].map(([name, text]) => [name, changed(text, scenario.line)]));
+  const repo = join(base, `${scenario.name}-git`);
+  mkdirSync(repo);
+  git(repo, 'init', '-q');
+  git(repo, 'config', 'user.email', 'bench@example.invalid');
+  git(repo, 'config', 'user.name', 'bench');
+  writeAll(repo, scenario.files);
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-q', '-m', 'original');
+  writeAll(repo, expected);
+  const diffPath = join(base, `${scenario.name}.diff`);
+  writeFileSync(diffPath, git(repo, 'diff', '--unified=3'));
+  const patchText = applyPatchText(scenario);
+
+  const folder = join(base, `${scenario.name}-toolhost`);
+  mkdirSync(folder);
+  const workspace = createNodeWorkspace(folder, { stateDirectory: join(base, 'state') });
+  const locks = new PathLocks();
+  const check = (where: string, what: string) => {
+    for (const [name, text] of expected) {
+      if (readFileSync(join(where, name), 'utf8') !== text) throw new Error(`${what} produced an unexpected ${name}`);
+    }
+  };
+  const gitSamples: number[] = [];
+  const ourSamples: number[] = [];
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    writeAll(repo, scenario.files);
+    let start = performance.now();
+    git(repo, 'apply', diffPath);
+    const gitTime = performance.now() - start;
+    check(repo, 'git apply');
+    writeAll(folder, scenario.files);
+    start = performance.now();
+    const result = await applyPatch(workspace, patchText, { locks });
+    const ourTime = performance.now() - start;
+    if (!result.ok) throw new Error(`apply_patch failed: ${result.output.slice(0, 500)}`);
+    check(folder, 'apply_patch');
+    if (round >= WARMUP) {
+      gitSamples.push(gitTime);
+      ourSamples.push(ourTime);
+    }
+  }
+  const bytes = [...scenario.files.values()].reduce((sum, text) => sum + text.length, 0);
+  const ours = median(ourSamples);
+  const theirs = median(gitSamples);
+  console.log(
+    `| ${scenario.name.padEnd(28)} | ${(bytes / 2 ** 20).toFixed(1).padStart(5)} MiB | ${theirs.toFixed(1).padStart(9)} | ${ours.toFixed(1).padStart(9)} | ${(ours / theirs).toFixed(2).padStart(5)} |`,
+  );
+}
+
+export default async function (): Promise<void> {
+  const base = mkdtempSync(join(tmpdir(), 'toolhost-bench-patch-large-'));
+  try {
+    const many = new Map<string, string>();
+    for (let index = 0; index < 24; index++) many.set(`file${String(index).padStart(2, '0')}.ts`, codeFile(`f${index}`, 256 * 1024));
+    const big = new Map([['big.ts', codeFile('big', 20 * 2 ** 20)]]);
+    console.log(`median of ${ROUNDS} rounds after ${WARMUP} warm-up; git apply is spawned, apply_patch is in-process`);
+    console.log('| change                       | size      | git ms    | ours ms   | ratio |');
+    console.log('|------------------------------|-----------|-----------|-----------|-------|');
+    await run(base, { name: '24 x 256 KiB, 1 line each', files: many, line: 1500 });
+    await run(base, { name: '1 x 20 MiB, 1 line', files: big, line: 120_000 });
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,116 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, linkSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createNodeWorkspace } from '@toolhost/core/node';
+import type { Workspace } from '@toolhost/core';
+import { applyPatch } from './apply-patch.js';
+import type { CommitJournal } from './commit-journal.js';
+
+let root: string;
+let state: string;
+let workspace: Workspace;
+const deadPid = spawnSync('true').pid!;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'toolhost-journal-'));
+  state = mkdtempSync(join(tmpdir(), 'toolhost-journal-state-'));
+  workspace = createNodeWorkspace(root, { stateDirectory: state });
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(state, { recursive: true, force: true });
+});
+
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+const probe = '*** Begin Patch\n*** Add File: probe.txt\n+p\n*** End Patch';
+
+async function leaveJournal(journal: Omit<CommitJournal, 'version' | 'pid'>): Promise<void> {
+  await workspace.commitJournal!.write(`${journal.id}.json`, JSON.stringify({ version: 1, pid: deadPid, ...journal }));
+}
+
+describe('the commit journal', () => {
+  it('leaves nothing behind after a clean multi-file commit', async () => {
+    writeFileSync(join(root, 'a.txt'), 'a\n');
+    writeFileSync(join(root, 'b.txt'), 'b\n');
+    const result = await applyPatch(
+      workspace,
+      '*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Delete File: b.txt\n*** Add File: c/d.txt\n+d\n*** End Patch',
+    );
+    expect(result.ok).toBe(true);
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'c']);
+    expect(readdirSync(join(root, 'c'))).toEqual(['d.txt']);
+    expect(readdirSync(state, { recursive: true })).toEqual(['commits']);
+  });
+
+  it('rolls back a commit stopped while writing: backups renamed back, new files and their folders removed', async () => {
+    writeFileSync(join(root, 'a.txt'), 'new a\n');
+    writeFileSync(join(root, '.j1-0.toolhost.old'), 'old a\n');
+    writeFileSync(join(root, 'b.txt'), 'b\n');
+    linkSync(join(root, 'b.txt'), join(root, '.j1-1.toolhost.old'));
+    writeFileSync(join(root, '.j1-1.toolhost.tmp'), 'half');
+    mkdirSync(join(root, 'n'));
+    writeFileSync(join(root, 'n', 'new.txt'), 'created\n');
+    await leaveJournal({
+      id: 'j1',
+      phase: 'writing',
+      entries: [
+        { key: 'a.txt', backup: '.j1-0.toolhost.old', temp: '.j1-0.toolhost.tmp' },
+        { key: 'b.txt', backup: '.j1-1.toolhost.old', temp: '.j1-1.toolhost.tmp' },
+        { key: 'n/new.txt', temp: '.j1-2.toolhost.tmp', createsFolders: ['n'] },
+      ],
+    });
+    const result = await applyPatch(workspace, probe);
+    expect(result.ok).toBe(true);
+    expect(result.output.split('\n')[0]).toBe(
+      'Note: an earlier edit was interrupted (its process stopped) while writing and was rolled back; these files are as before it: a.txt, b.txt, n/new.txt.',
+    );
+    expect(read('a.txt')).toBe('old a\n');
+    expect(read('b.txt')).toBe('b\n');
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'b.txt', 'probe.txt']);
+    expect(existsSync(workspace.commitJournal!.location)).toBe(false);
+    // Said once: the next edit has nothing to report.
+    const next = await applyPatch(workspace, '*** Begin Patch\n*** Delete File: probe.txt\n*** End Patch');
+    expect(next.output).toBe('Success. Updated the following files:\nD probe.txt\n');
+  });
+
+  it('completes a commit stopped after writing every file: its backups go, its files stand', async () => {
+    writeFileSync(join(root, 'a.txt'), 'new a\n');
+    writeFileSync(join(root, '.j2-0.toolhost.old'), 'old a\n');
+    await leaveJournal({
+      id: 'j2',
+      phase: 'written',
+      entries: [
+        { key: 'a.txt', backup: '.j2-0.toolhost.old', temp: '.j2-0.toolhost.tmp' },
+        { key: 'gone.txt', backup: '.j2-1.toolhost.old' },
+      ],
+    });
+    const result = await applyPatch(workspace, probe);
+    expect(result.output.split('\n')[0]).toBe(
+      'Note: an earlier edit was interrupted (its process stopped) after writing every file and was completed; these files are as it wrote them: a.txt, gone.txt.',
+    );
+    expect(read('a.txt')).toBe('new a\n');
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'probe.txt']);
+  });
+
+  it('leaves the journal of a commit whose process is still running alone', async () => {
+    writeFileSync(join(root, 'a.txt'), 'new a\n');
+    writeFileSync(join(root, '.j3-0.toolhost.old'), 'old a\n');
+    await workspace.commitJournal!.write(
+      'j3.json',
+      JSON.stringify({
+        version: 1,
+        id: 'j3',
+        pid: process.ppid,
+        phase: 'writing',
+        entries: [{ key: 'a.txt', backup: '.j3-0.toolhost.old' }],
+      }),
+    );
+    const result = await applyPatch(workspace, probe);
+    expect(result.output).toBe('Success. Updated the following files:\nA probe.txt\n');
+    expect(read('a.txt')).toBe('new a\n');
+    expect(await workspace.commitJournal!.list()).toEqual(['j3.json']);
+  });
+});
