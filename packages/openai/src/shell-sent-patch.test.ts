@@ -135,7 +135,10 @@ describe('shell_call at the timeout boundary', () => {
         return okResult('Process exited with code 0\nOutput:\ndone\n', { exit_code: 0 });
       },
     };
-    const outcomes = await runShellCommands(scripted as unknown as Pick<ToolHost, 'call'>, { commands: ['sleep 0.3; echo done'], timeout_ms: 300 });
+    const outcomes = await runShellCommands(scripted as unknown as Pick<ToolHost, 'call'>, {
+      commands: ['sleep 0.3; echo done'],
+      timeout_ms: 300,
+    });
     expect(outcomes).toEqual([{ stdout: 'done\n', stderr: '', outcome: { type: 'exit', exit_code: 0 } }]);
     expect(calls).toEqual([
       { name: 'exec_command', signalled: false },

@@ -65,13 +65,22 @@ async function applyParsed(workspace: Workspace, patch: ParsedPatch, options: Ap
 
 /** The result with one line first for each interrupted edit settled before it. */
 function withNotes(result: ToolResult, notes: readonly string[]): ToolResult {
-  const prefix = notes.map((note) => `${note}
-`).join('');
+  const prefix = notes
+    .map(
+      (note) => `${note}
+`,
+    )
+    .join('');
   if (result.ok) return { ...result, output: `${prefix}${result.output}` };
   return errorResult(result.error.code, `${prefix}${result.error.message}`, result.data);
 }
 
-async function applyUnrecovered(workspace: Workspace, patch: ParsedPatch, options: ApplyPatchOptions, rules: UpdateRules): Promise<ToolResult> {
+async function applyUnrecovered(
+  workspace: Workspace,
+  patch: ParsedPatch,
+  options: ApplyPatchOptions,
+  rules: UpdateRules,
+): Promise<ToolResult> {
   try {
     return await applyChecked(workspace, patch, options, editPhrases(options.vocabulary), rules);
   } catch (error) {
