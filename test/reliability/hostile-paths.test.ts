@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolHost } from 'toolhost';
 import { HOSTILE_OPERATIONS, loadHostileCases, runHostileCase } from './helpers/hostile-corpus.js';
@@ -10,10 +13,15 @@ let sandbox: Sandbox;
 let host: ToolHost;
 let sentinel: string;
 const savedHome = process.env.HOME;
+const savedStateHome = process.env.XDG_STATE_HOME;
+let stateHome: string;
 
 beforeAll(() => {
   sandbox = createSandbox();
   process.env.HOME = sandbox.home; // a "~" that is expanded anywhere lands in the checksummed tree
+  // toolhost's own state folder (the journal of multi-file commits) is a write of toolhost's, not of a hostile path.
+  stateHome = mkdtempSync(join(tmpdir(), 'toolhost-hostile-state-'));
+  process.env.XDG_STATE_HOME = stateHome;
   host = createReliabilityHost(sandbox.workspace);
   sentinel = sandbox.checksumOutside();
 });
@@ -21,6 +29,9 @@ beforeAll(() => {
 afterAll(async () => {
   await host?.close();
   process.env.HOME = savedHome;
+  if (savedStateHome === undefined) delete process.env.XDG_STATE_HOME;
+  else process.env.XDG_STATE_HOME = savedStateHome;
+  rmSync(stateHome, { recursive: true, force: true });
   sandbox?.remove();
 });
 

@@ -5,7 +5,8 @@
  * output or misbehaved. `--scale=0.05` (CI) runs a twentieth of the counts, a 256 MiB print and a 3.2 MiB PTY print.
  */
 import { randomUUID } from 'node:crypto';
-import { chmodSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approximateTokenizer } from '@toolhost/core';
 import type { Environment, ToolHost } from 'toolhost';
@@ -390,7 +391,11 @@ function printTable(): boolean {
 async function main(): Promise<void> {
   const sandbox = createSandbox('toolhost-stress-');
   const savedHome = process.env.HOME;
+  const savedStateHome = process.env.XDG_STATE_HOME;
   process.env.HOME = sandbox.home;
+  // toolhost's own state folder (the journal of multi-file commits) is a write of toolhost's, outside the checksummed tree.
+  const stateHome = mkdtempSync(join(tmpdir(), 'toolhost-stress-state-'));
+  process.env.XDG_STATE_HOME = stateHome;
   const only = process.argv
     .find((value) => value.startsWith('--only='))
     ?.split('=')[1]
@@ -425,6 +430,9 @@ async function main(): Promise<void> {
   } finally {
     for (const marker of markers) killMarkedProcesses(marker);
     process.env.HOME = savedHome;
+    if (savedStateHome === undefined) delete process.env.XDG_STATE_HOME;
+    else process.env.XDG_STATE_HOME = savedStateHome;
+    rmSync(stateHome, { recursive: true, force: true });
     sandbox.remove();
   }
   log(`stress finished in ${((performance.now() - started) / 1000).toFixed(0)} s (run id ${randomUUID().slice(0, 8)})`);

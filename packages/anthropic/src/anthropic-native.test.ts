@@ -345,10 +345,10 @@ describe('the real Anthropic SDK client against recorded responses', () => {
     try {
       const tools = toAnthropicTools(host, { native: true });
       const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'greet.py prints a typo. Fix it.' }];
-      const first = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, tools, messages });
+      const first = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, tools, messages });
       const results = await answerToolUses(first.content, host);
       messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: results });
-      const second = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, tools, messages });
+      const second = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, tools, messages });
       expect(second.content).toEqual([{ type: 'text', text: 'Fixed the greeting in greet.py.' }]);
       expect(requests[0].tools).toEqual([
         { type: 'bash_20250124', name: 'bash' },

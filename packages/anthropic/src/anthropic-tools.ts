@@ -60,7 +60,7 @@ export type AnthropicToolsHost = Pick<ToolHost, 'tools'> & Partial<Pick<ToolHost
  * const host = createToolHost({ workspace: '/abs/path/to/repo' });
  * const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Fix the failing test.' }];
  * for (let turn = 0; turn < 20; turn++) {
- *   const message = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 4096, messages, tools: toAnthropicTools(host) });
+ *   const message = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 4096, messages, tools: toAnthropicTools(host) });
  *   messages.push({ role: 'assistant', content: message.content });
  *   if (message.stop_reason !== 'tool_use') break;
  *   messages.push({ role: 'user', content: await answerToolUses(message.content, host) });

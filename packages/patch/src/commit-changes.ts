@@ -179,7 +179,8 @@ async function commitJournaled(workspace: Workspace, store: CommitJournalStore, 
   try {
     journal.phase = 'written';
     await writeJournal(store, journal);
-    await dropBackups(workspace, journal);
+    // Dropping the backups is idempotent, so one failed removal (a transient error) gets a second pass at once.
+    await dropBackups(workspace, journal).catch(() => dropBackups(workspace, journal));
     await endJournal(store, id);
   } catch {
     // Every file is written; what is left of the journal or its backups is cleared by the next edit's recovery.

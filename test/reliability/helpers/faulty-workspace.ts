@@ -53,5 +53,24 @@ export function createFaultyWorkspace(inner: Workspace, faults: { failWrite?: nu
       return createSymlink(path, target);
     };
   }
+  if (inner.rename) {
+    const rename = inner.rename.bind(inner);
+    // Putting a journaled commit's file in place is a write: it counts, and can fail, like one.
+    wrapped.rename = async (from, to) => {
+      writes++;
+      if (writes === faults.failWrite) throw fault('rename', to);
+      return rename(from, to);
+    };
+  }
+  if (inner.link) {
+    const link = inner.link.bind(inner);
+    // Keeping a journaled commit's old content is a write too.
+    wrapped.link = async (existing, path) => {
+      writes++;
+      if (writes === faults.failWrite) throw fault('link', path);
+      return link(existing, path);
+    };
+  }
+  if (inner.commitJournal) Object.assign(wrapped, { commitJournal: inner.commitJournal });
   return wrapped;
 }
