@@ -35,6 +35,7 @@ const PEERS = [
   'zod',
   'ai',
   '@langchain/core',
+  'langchain',
   '@modelcontextprotocol/sdk',
   'openai',
   '@openai/agents-core',
