@@ -38,9 +38,9 @@ export function toAiSdkTool(host: Pick<ToolHost, 'call'>, definition: ToolDefini
     execute: (input: unknown) => host.call(definition.name, input),
     toModelOutput: ({ output }: { output: ToolResult }) => toModelOutput(output),
   };
-  return Object.hasOwn(BUILTIN_TOOLS, definition.name)
-    ? tool<unknown, ToolResult>(parts)
-    : tool<unknown, ToolResult>({ ...parts, type: 'dynamic' });
+  // Inferred, not spelled out: AI SDK 7's `tool` takes a context type where AI SDK 6's takes the output type.
+  const made: Tool<unknown, ToolResult> = Object.hasOwn(BUILTIN_TOOLS, definition.name) ? tool(parts) : tool({ ...parts, type: 'dynamic' });
+  return made;
 }
 
 /**
