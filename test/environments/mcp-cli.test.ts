@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ENGINES, sshSettings, type PreparedEngine } from './engines.js';
+import { ENGINES, needsEngine, sshSettings, type PreparedEngine } from './engines.js';
 
 // toolhost-mcp run as a user runs it, driven by the MCP SDK client over stdio and HTTP, with its tools in a container or
 // on an SSH host: every call lands there and nothing in the local folder the server was started from.
@@ -157,7 +157,7 @@ describe('toolhost-mcp refuses what cannot work, before serving', () => {
   });
 });
 
-describe.skipIf(dockerMissing !== undefined)(`toolhost-mcp --docker-image${dockerMissing ? ` (skipped: ${dockerMissing})` : ''}`, () => {
+describe('toolhost-mcp --docker-image', needsEngine('docker', dockerMissing), () => {
   const docker = new Dockerode();
 
   /** The session container whose hostname (its short id) a command printed. */
@@ -346,36 +346,33 @@ describe.skipIf(dockerMissing !== undefined)(`toolhost-mcp --docker-image${docke
   });
 });
 
-describe.skipIf(dockerMissing !== undefined)(
-  `toolhost-mcp --docker-container${dockerMissing ? ` (skipped: ${dockerMissing})` : ''}`,
-  () => {
-    test('stdio: every call runs in the running container, which is left running', { timeout: 120_000 }, async () => {
-      const prepared: PreparedEngine = await engine('docker').prepare();
-      const local = freshFolder();
+describe('toolhost-mcp --docker-container', needsEngine('docker', dockerMissing), () => {
+  test('stdio: every call runs in the running container, which is left running', { timeout: 120_000 }, async () => {
+    const prepared: PreparedEngine = await engine('docker').prepare();
+    const local = freshFolder();
+    try {
+      const id = prepared.docker!.container.id;
+      const root = (await prepared.probe('pwd')).output.trim();
+      const { client } = await startStdio(['--docker-container', id, '--root', root, '--shell-profile', 'unix_like'], local);
       try {
-        const id = prepared.docker!.container.id;
-        const root = (await prepared.probe('pwd')).output.trim();
-        const { client } = await startStdio(['--docker-container', id, '--root', root, '--shell-profile', 'unix_like'], local);
-        try {
-          expect(await call(client, 'apply_patch', addFile('in-container.txt', 'patched'))).toMatchObject({ isError: false });
-          const run = await call(client, 'exec_command', {
-            cmd: 'pwd; echo "marker=${TOOLHOST_MCP_TEST_MARKER:-unset}"; echo ran > ran.txt',
-          });
-          expect(outputOf(run)).toBe(`${root}\nmarker=unset\n`);
-        } finally {
-          await client.close();
-        }
-        expect(await prepared.probe('cat in-container.txt ran.txt')).toEqual({ exitCode: 0, output: 'patched\nran\n' });
-        expect((await prepared.docker!.container.inspect()).State.Running).toBe(true);
-        expect(readdirSync(local)).toEqual([]);
+        expect(await call(client, 'apply_patch', addFile('in-container.txt', 'patched'))).toMatchObject({ isError: false });
+        const run = await call(client, 'exec_command', {
+          cmd: 'pwd; echo "marker=${TOOLHOST_MCP_TEST_MARKER:-unset}"; echo ran > ran.txt',
+        });
+        expect(outputOf(run)).toBe(`${root}\nmarker=unset\n`);
       } finally {
-        await prepared.cleanup();
+        await client.close();
       }
-    });
-  },
-);
+      expect(await prepared.probe('cat in-container.txt ran.txt')).toEqual({ exitCode: 0, output: 'patched\nran\n' });
+      expect((await prepared.docker!.container.inspect()).State.Running).toBe(true);
+      expect(readdirSync(local)).toEqual([]);
+    } finally {
+      await prepared.cleanup();
+    }
+  });
+});
 
-describe.skipIf(sshMissing !== undefined)(`toolhost-mcp --ssh${sshMissing ? ` (skipped: ${sshMissing})` : ''}`, () => {
+describe('toolhost-mcp --ssh', needsEngine('ssh', sshMissing), () => {
   // Read in each test: a skipped describe's body still runs, without the settings.
   const ssh = () => {
     const settings = sshSettings()!;

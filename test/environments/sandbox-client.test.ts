@@ -76,7 +76,7 @@ for (const { engine, reason } of availability) {
 
 const sshMissing = availability.find(({ engine }) => engine.name === 'ssh')!.reason;
 
-describe.skipIf(sshMissing !== undefined)('sandbox client on an SSH host whose key is not trusted', () => {
+describe('sandbox client on an SSH host whose key is not trusted', needsEngine('ssh', sshMissing), () => {
   test("create() rejects with createSshEnvironment's host key refusal, before any manifest entry is written", async () => {
     const { knownHosts, ...settings } = sshSettings()!;
     const onlyOtherHosts = readFileSync(knownHosts, 'utf8').replaceAll(`[${settings.host}]:${settings.port} `, 'build-7.internal ');
