@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ENGINES, needsEngine, sshSettings, type PreparedEngine } from './engines.js';
+import { ENGINES, needsEngine, podmanSocket, sshSettings, type PreparedEngine } from './engines.js';
 
 // toolhost-mcp run as a user runs it, driven by the MCP SDK client over stdio and HTTP, with its tools in a container or
 // on an SSH host: every call lands there and nothing in the local folder the server was started from.
@@ -31,8 +31,10 @@ const image = process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox';
 const engine = (name: string) => ENGINES.find((candidate) => candidate.name === name)!;
 const dockerMissing = await engine('docker').unavailable();
 const sshMissing = await engine('ssh').unavailable();
+const podmanMissing = await engine('podman').unavailable();
 for (const [name, reason] of [
   ['docker', dockerMissing],
+  ['podman', podmanMissing],
   ['ssh', sshMissing],
 ] as const) {
   if (reason !== undefined)
@@ -73,8 +75,12 @@ const outputOf = (answer: Answer) => answer.text.slice(answer.text.indexOf('Outp
 const addFile = (path: string, line: string) => ({ input: `*** Begin Patch\n*** Add File: ${path}\n+${line}\n*** End Patch` });
 
 /** toolhost-mcp over stdio, started in `cwd`; its stderr collected. */
-async function startStdio(args: string[], cwd: string): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...cli, ...args], cwd, env: childEnv, stderr: 'pipe' });
+async function startStdio(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = childEnv,
+): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...cli, ...args], cwd, env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'mcp-cli-test', version: '1.0.0' });
@@ -346,31 +352,38 @@ describe('toolhost-mcp --docker-image', needsEngine('docker', dockerMissing), ()
   });
 });
 
-describe('toolhost-mcp --docker-container', needsEngine('docker', dockerMissing), () => {
-  test('stdio: every call runs in the running container, which is left running', { timeout: 120_000 }, async () => {
-    const prepared: PreparedEngine = await engine('docker').prepare();
-    const local = freshFolder();
-    try {
-      const id = prepared.docker!.container.id;
-      const root = (await prepared.probe('pwd')).output.trim();
-      const { client } = await startStdio(['--docker-container', id, '--root', root, '--shell-profile', 'unix_like'], local);
+for (const [name, reason] of [
+  ['docker', dockerMissing],
+  ['podman', podmanMissing],
+] as const) {
+  // Podman is reached as a user points toolhost at it: DOCKER_HOST names its Docker-compatible socket.
+  const env = name === 'podman' ? { ...childEnv, DOCKER_HOST: `unix://${podmanSocket()}` } : childEnv;
+  describe(`toolhost-mcp --docker-container on ${name}`, needsEngine(name, reason), () => {
+    test('stdio: every call runs in the running container, which is left running', { timeout: 120_000 }, async () => {
+      const prepared: PreparedEngine = await engine(name).prepare();
+      const local = freshFolder();
       try {
-        expect(await call(client, 'apply_patch', addFile('in-container.txt', 'patched'))).toMatchObject({ isError: false });
-        const run = await call(client, 'exec_command', {
-          cmd: 'pwd; echo "marker=${TOOLHOST_MCP_TEST_MARKER:-unset}"; echo ran > ran.txt',
-        });
-        expect(outputOf(run)).toBe(`${root}\nmarker=unset\n`);
+        const id = prepared.docker!.container.id;
+        const root = (await prepared.probe('pwd')).output.trim();
+        const { client } = await startStdio(['--docker-container', id, '--root', root, '--shell-profile', 'unix_like'], local, env);
+        try {
+          expect(await call(client, 'apply_patch', addFile('in-container.txt', 'patched'))).toMatchObject({ isError: false });
+          const run = await call(client, 'exec_command', {
+            cmd: 'pwd; echo "marker=${TOOLHOST_MCP_TEST_MARKER:-unset}"; echo ran > ran.txt',
+          });
+          expect(outputOf(run)).toBe(`${root}\nmarker=unset\n`);
+        } finally {
+          await client.close();
+        }
+        expect(await prepared.probe('cat in-container.txt ran.txt')).toEqual({ exitCode: 0, output: 'patched\nran\n' });
+        expect((await prepared.docker!.container.inspect()).State.Running).toBe(true);
+        expect(readdirSync(local)).toEqual([]);
       } finally {
-        await client.close();
+        await prepared.cleanup();
       }
-      expect(await prepared.probe('cat in-container.txt ran.txt')).toEqual({ exitCode: 0, output: 'patched\nran\n' });
-      expect((await prepared.docker!.container.inspect()).State.Running).toBe(true);
-      expect(readdirSync(local)).toEqual([]);
-    } finally {
-      await prepared.cleanup();
-    }
+    });
   });
-});
+}
 
 describe('toolhost-mcp --ssh', needsEngine('ssh', sshMissing), () => {
   // Read in each test: a skipped describe's body still runs, without the settings.

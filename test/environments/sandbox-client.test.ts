@@ -54,7 +54,8 @@ for (const { engine, reason } of availability) {
         maxTurns: 8,
       });
       expect(result.finalOutput).toBe('done');
-      expect(session?.state.environmentKind).toBe(engine.name);
+      // Podman is reached through the Docker environment, over its Docker-compatible API.
+      expect(session?.state.environmentKind).toBe(engine.name === 'podman' ? 'docker' : engine.name);
       expect(answers[0]).toMatchObject({ type: 'apply_patch_call_output', status: 'completed' });
       expect(answers[1]?.text).toMatch(/Process exited with code 0\n[\s\S]*Output:\nhello\nfrom the manifest\n/);
       expect(answers[1]?.text.endsWith(`\n${engine.name}\n`)).toBe(true);
