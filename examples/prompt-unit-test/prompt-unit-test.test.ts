@@ -58,4 +58,34 @@ describe('the coding agent prompt', () => {
     expect(host.calls[0].result.output).toContain('no scripted command matching "rm -rf src"');
     expect(host.files()).toEqual(files);
   });
+
+  it('the tests fail before the patch and pass after it: one scripted command answers from the files', async () => {
+    const host = createFakeToolHost({
+      files,
+      commands: [
+        {
+          match: 'npm test',
+          // Computed at each run from the fake workspace: the agent's patch is what turns the suite green.
+          answer: ({ files: now }) =>
+            now['src/greet.js'].includes("'Hello, '")
+              ? { output: '# pass 1\n# fail 0\n' }
+              : { output: "# fail 1\nexpected 'Hello, Ada', got 'Helo, Ada'\n", exitCode: 1 },
+        },
+      ],
+    });
+    const model = scriptedModel(
+      [
+        { toolName: 'exec_command', input: { cmd: 'npm test' } },
+        { toolName: 'apply_patch', input: fix("export const greet = (name) => 'Helo, ' + name;") },
+        { toolName: 'exec_command', input: { cmd: 'npm test' } },
+      ],
+      'The test failed on the typo; fixed, it passes.',
+    );
+    await runAgent(model, host, 'Make the tests pass.');
+
+    const testRuns = host.calls.filter((call) => call.name === 'exec_command').map((call) => call.result.data?.exit_code);
+    expect(testRuns).toEqual([1, 0]);
+    expect(host.calls[0].result.output).toContain("expected 'Hello, Ada', got 'Helo, Ada'");
+    expect(host.calls[2].result.output).toMatch(/Output:\n# pass 1\n# fail 0\n$/);
+  });
 });

@@ -18,7 +18,7 @@ for (const { engine, reason } of availability) {
 }
 
 test(
-  'in CI every engine is available (docker and sshd are set up by test/environments/setup-ci.sh)',
+  'in CI every engine is available (docker and sshd are set up by test/environments/setup-ci.sh, podman by setup-podman.sh)',
   skipWhen(inCi ? undefined : 'checks the engines only in CI', `${ENGINE_SETUP}, then CI=true npx vitest run test/environments`),
   () => {
     expect(availability.filter((entry) => entry.reason !== undefined).map((entry) => `${entry.engine.name}: ${entry.reason}`)).toEqual([]);
@@ -68,9 +68,13 @@ for (const { engine, reason } of availability) {
       expect(again.error?.code).toBe('session_exited');
 
       const tty = await host.call('exec_command', { cmd: 'tty; stty size; cat', tty: true, yield_time_ms: 500 });
-      expect(tty.output).toMatch(/\/dev\/pts\/\d+/);
-      expect(tty.output).toMatch(/24 80/);
       const ttyId = (tty.data as { session_id: number }).session_id;
+      // An engine may take longer than the yield to start the command (Podman's exec does): poll as a model would.
+      let shown = tty.output;
+      for (let poll = 0; poll < 10 && !/24 80/.test(shown); poll++)
+        shown += (await host.call('write_stdin', { session_id: ttyId, chars: '', yield_time_ms: 500 })).output;
+      expect(shown).toMatch(/\/dev\/pts\/\d+/);
+      expect(shown).toMatch(/24 80/);
       const echoed = await host.call('write_stdin', { session_id: ttyId, chars: 'ping\n\u0004', yield_time_ms: 5_000 });
       expect(echoed.output).toMatch(/Process exited with code 0[\s\S]*ping/);
     });

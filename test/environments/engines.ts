@@ -11,7 +11,7 @@ import { skipWhen } from '../skip-reason.js';
 
 /** One engine the conformance suite runs against. */
 export interface Engine {
-  name: 'local' | 'docker' | 'ssh';
+  name: 'local' | 'docker' | 'podman' | 'ssh';
   /** Why the engine cannot be used here, or undefined when it can. */
   unavailable(): Promise<string | undefined>;
   /** A fresh, empty workspace folder in the engine. */
@@ -61,37 +61,55 @@ const local: Engine = {
 
 const dockerImage = () => process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox';
 
-const docker: Engine = {
-  name: 'docker',
-  async unavailable() {
-    try {
-      const client = new Dockerode();
-      await client.ping();
-      await client.getImage(dockerImage()).inspect();
-      return undefined;
-    } catch (error) {
-      return `Docker (DOCKER_HOST=${process.env.DOCKER_HOST ?? 'default socket'}) or image ${dockerImage()} is not available: ${error instanceof Error ? error.message : String(error)}`;
-    }
-  },
-  async prepare() {
-    const client = new Dockerode();
-    const container = await client.createContainer({
-      Image: dockerImage(),
-      Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws && exec sleep 100000'],
-      HostConfig: { NetworkMode: 'none' },
-    });
-    await container.start();
-    const checker = await waitForRoot(() => createDockerEnvironment({ container: container.id, root: '/work/ws' }));
-    return {
-      environment: () => createDockerEnvironment({ container: container.id, root: '/work/ws' }),
-      probe: (command) => probeWith(checker, command),
-      cleanup: async () => {
-        await container.remove({ force: true }).catch(() => undefined);
-      },
-      docker: { container },
-    };
-  },
-};
+/**
+ * The socket of Podman's Docker-compatible API (`podman system service`), from TOOLHOST_TEST_PODMAN_SOCKET; the
+ * same test image is loaded there (test/environments/setup-podman.sh).
+ */
+export const podmanSocket = () => process.env.TOOLHOST_TEST_PODMAN_SOCKET;
+
+/** An engine that speaks the Docker API: Docker itself (DOCKER_HOST), or Podman through its compatible socket. */
+function dockerApiEngine(name: 'docker' | 'podman'): Engine {
+  const client = () => (name === 'podman' ? new Dockerode({ socketPath: podmanSocket() }) : new Dockerode());
+  const where = () =>
+    name === 'podman'
+      ? `Podman (TOOLHOST_TEST_PODMAN_SOCKET=${podmanSocket()})`
+      : `Docker (DOCKER_HOST=${process.env.DOCKER_HOST ?? 'default socket'})`;
+  return {
+    name,
+    async unavailable() {
+      if (name === 'podman' && !podmanSocket()) return 'TOOLHOST_TEST_PODMAN_SOCKET is not set (test/environments/setup-podman.sh sets it)';
+      try {
+        await client().ping();
+        await client().getImage(dockerImage()).inspect();
+        return undefined;
+      } catch (error) {
+        return `${where()} or image ${dockerImage()} is not available: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    },
+    async prepare() {
+      const docker = client();
+      const container = await docker.createContainer({
+        Image: dockerImage(),
+        Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws && exec sleep 100000'],
+        HostConfig: { NetworkMode: 'none' },
+      });
+      await container.start();
+      const environment = () => createDockerEnvironment({ container: container.id, root: '/work/ws', docker });
+      const checker = await waitForRoot(environment);
+      return {
+        environment,
+        probe: (command) => probeWith(checker, command),
+        cleanup: async () => {
+          await container.remove({ force: true }).catch(() => undefined);
+        },
+        docker: { container },
+      };
+    },
+  };
+}
+
+const docker = dockerApiEngine('docker');
+const podman = dockerApiEngine('podman');
 
 async function waitForRoot<T>(create: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
@@ -155,10 +173,13 @@ const ssh: Engine = {
 /** The command that brings up the Docker and SSH engines on this machine (it needs root and apt). */
 export const ENGINE_SETUP = 'eval "$(bash test/environments/setup-ci.sh)" (needs root and apt)';
 
+/** The command that adds Podman's Docker-compatible API beside them (after ENGINE_SETUP; root and apt too). */
+export const PODMAN_SETUP = 'eval "$(bash test/environments/setup-podman.sh)" (after setup-ci.sh; needs root and apt)';
+
 /** Options for a suite that needs `engine`: skipped with the reason `unavailable()` gave and the setup command. */
 export function needsEngine(engine: Engine['name'], reason: string | undefined) {
-  return skipWhen(reason === undefined ? undefined : `no ${engine} engine: ${reason}`, ENGINE_SETUP);
+  return skipWhen(reason === undefined ? undefined : `no ${engine} engine: ${reason}`, engine === 'podman' ? PODMAN_SETUP : ENGINE_SETUP);
 }
 
 /** The engines, in the order the suite runs them. */
-export const ENGINES: Engine[] = [local, docker, ssh];
+export const ENGINES: Engine[] = [local, docker, podman, ssh];

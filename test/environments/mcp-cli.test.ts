@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ENGINES, sshSettings, type PreparedEngine } from './engines.js';
+import { ENGINES, needsEngine, podmanSocket, sshSettings, type PreparedEngine } from './engines.js';
 
 // toolhost-mcp run as a user runs it, driven by the MCP SDK client over stdio and HTTP, with its tools in a container or
 // on an SSH host: every call lands there and nothing in the local folder the server was started from.
@@ -31,8 +31,10 @@ const image = process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox';
 const engine = (name: string) => ENGINES.find((candidate) => candidate.name === name)!;
 const dockerMissing = await engine('docker').unavailable();
 const sshMissing = await engine('ssh').unavailable();
+const podmanMissing = await engine('podman').unavailable();
 for (const [name, reason] of [
   ['docker', dockerMissing],
+  ['podman', podmanMissing],
   ['ssh', sshMissing],
 ] as const) {
   if (reason !== undefined)
@@ -73,8 +75,12 @@ const outputOf = (answer: Answer) => answer.text.slice(answer.text.indexOf('Outp
 const addFile = (path: string, line: string) => ({ input: `*** Begin Patch\n*** Add File: ${path}\n+${line}\n*** End Patch` });
 
 /** toolhost-mcp over stdio, started in `cwd`; its stderr collected. */
-async function startStdio(args: string[], cwd: string): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...cli, ...args], cwd, env: childEnv, stderr: 'pipe' });
+async function startStdio(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = childEnv,
+): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...cli, ...args], cwd, env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'mcp-cli-test', version: '1.0.0' });
@@ -157,7 +163,7 @@ describe('toolhost-mcp refuses what cannot work, before serving', () => {
   });
 });
 
-describe.skipIf(dockerMissing !== undefined)(`toolhost-mcp --docker-image${dockerMissing ? ` (skipped: ${dockerMissing})` : ''}`, () => {
+describe('toolhost-mcp --docker-image', needsEngine('docker', dockerMissing), () => {
   const docker = new Dockerode();
 
   /** The session container whose hostname (its short id) a command printed. */
@@ -346,16 +352,20 @@ describe.skipIf(dockerMissing !== undefined)(`toolhost-mcp --docker-image${docke
   });
 });
 
-describe.skipIf(dockerMissing !== undefined)(
-  `toolhost-mcp --docker-container${dockerMissing ? ` (skipped: ${dockerMissing})` : ''}`,
-  () => {
+for (const [name, reason] of [
+  ['docker', dockerMissing],
+  ['podman', podmanMissing],
+] as const) {
+  // Podman is reached as a user points toolhost at it: DOCKER_HOST names its Docker-compatible socket.
+  const env = name === 'podman' ? { ...childEnv, DOCKER_HOST: `unix://${podmanSocket()}` } : childEnv;
+  describe(`toolhost-mcp --docker-container on ${name}`, needsEngine(name, reason), () => {
     test('stdio: every call runs in the running container, which is left running', { timeout: 120_000 }, async () => {
-      const prepared: PreparedEngine = await engine('docker').prepare();
+      const prepared: PreparedEngine = await engine(name).prepare();
       const local = freshFolder();
       try {
         const id = prepared.docker!.container.id;
         const root = (await prepared.probe('pwd')).output.trim();
-        const { client } = await startStdio(['--docker-container', id, '--root', root, '--shell-profile', 'unix_like'], local);
+        const { client } = await startStdio(['--docker-container', id, '--root', root, '--shell-profile', 'unix_like'], local, env);
         try {
           expect(await call(client, 'apply_patch', addFile('in-container.txt', 'patched'))).toMatchObject({ isError: false });
           const run = await call(client, 'exec_command', {
@@ -372,10 +382,10 @@ describe.skipIf(dockerMissing !== undefined)(
         await prepared.cleanup();
       }
     });
-  },
-);
+  });
+}
 
-describe.skipIf(sshMissing !== undefined)(`toolhost-mcp --ssh${sshMissing ? ` (skipped: ${sshMissing})` : ''}`, () => {
+describe('toolhost-mcp --ssh', needsEngine('ssh', sshMissing), () => {
   // Read in each test: a skipped describe's body still runs, without the settings.
   const ssh = () => {
     const settings = sshSettings()!;

@@ -55,7 +55,8 @@ for (const { engine, reason } of availability) {
         maxTurns: 8,
       });
       expect(result.finalOutput).toBe('done');
-      expect(session?.state.environmentKind).toBe(engine.name);
+      // Podman is reached through the Docker environment, over its Docker-compatible API.
+      expect(session?.state.environmentKind).toBe(engine.name === 'podman' ? 'docker' : engine.name);
       expect(answers[0]).toMatchObject({ type: 'apply_patch_call_output', status: 'completed' });
       expect(answers[1]?.text).toMatch(/Process exited with code 0\n[\s\S]*Output:\nhello\nfrom the manifest\n/);
       expect(answers[1]?.text.endsWith(`\n${engine.name}\n`)).toBe(true);
@@ -77,7 +78,7 @@ for (const { engine, reason } of availability) {
 
 const sshMissing = availability.find(({ engine }) => engine.name === 'ssh')!.reason;
 
-describe.skipIf(sshMissing !== undefined)('sandbox client on an SSH host whose key is not trusted', () => {
+describe('sandbox client on an SSH host whose key is not trusted', needsEngine('ssh', sshMissing), () => {
   test("create() rejects with createSshEnvironment's host key refusal, before any manifest entry is written", async () => {
     const { knownHosts, ...settings } = sshSettings()!;
     const onlyOtherHosts = readFileSync(knownHosts, 'utf8').replaceAll(`[${settings.host}]:${settings.port} `, 'build-7.internal ');

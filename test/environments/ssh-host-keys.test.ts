@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ToolHostError } from '@toolhost/core';
 import { createSshEnvironment, type SshEnvironmentOptions } from '@toolhost/ssh';
-import { ENGINES, sshSettings } from './engines.js';
+import { ENGINES, needsEngine, sshSettings } from './engines.js';
 
 // The host key checks against the test sshd (three host keys: ed25519, ecdsa, rsa), with known_hosts files written by
 // OpenSSH's own ssh-keyscan and ssh-keygen. Availability is reported (and enforced in CI) by conformance.test.ts.
@@ -40,7 +40,7 @@ function readHostFacts() {
   return { settings, knownHostsFile, login, port, name, scanned, lineOf, fingerprints };
 }
 
-describe.skipIf(sshMissing !== undefined)('ssh host keys', () => {
+describe('ssh host keys', needsEngine('ssh', sshMissing), () => {
   const { settings, knownHostsFile, login, port, name, scanned, lineOf, fingerprints } =
     sshMissing === undefined ? readHostFacts() : ({} as ReturnType<typeof readHostFacts>);
 

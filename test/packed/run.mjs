@@ -35,6 +35,7 @@ const PEERS = [
   'zod',
   'ai',
   '@langchain/core',
+  'langchain',
   '@modelcontextprotocol/sdk',
   'openai',
   '@openai/agents-core',
@@ -93,8 +94,23 @@ function run(command, args, cwd, env = consumerEnv()) {
   });
 }
 
+/** Where the repository installs a peer the consumer project gets at another major: AI SDK 7 (the repository's `ai7` alias; `ai` is 6). */
+const PEER_FOLDERS = { ai: 'ai7' };
+
 function installedVersion(name) {
-  return JSON.parse(readFileSync(join(repositoryRoot, 'node_modules', name, 'package.json'), 'utf8')).version;
+  return JSON.parse(readFileSync(join(repositoryRoot, 'node_modules', PEER_FOLDERS[name] ?? name, 'package.json'), 'utf8')).version;
+}
+
+/** The README's "Use it with" snippets (examples/use-it-with), compiled by the consumer as ESM and as CommonJS. */
+const SNIPPETS = join(repositoryRoot, 'examples', 'use-it-with');
+
+function copySnippets(consumer) {
+  const names = readdirSync(SNIPPETS).filter((name) => name.endsWith('.mts'));
+  for (const name of names) {
+    const base = `use-${name.slice(0, -'.mts'.length)}`;
+    cpSync(join(SNIPPETS, name), join(consumer, `${base}.mts`));
+    cpSync(join(SNIPPETS, name), join(consumer, `${base}.cts`));
+  }
 }
 
 /** Writes a consumer project whose dependencies (and overrides, so nothing comes from the registry) are the tarballs. */
@@ -113,6 +129,7 @@ function createProject(root, folderName, tarballs, peers) {
   cpSync(join(here, 'runner.cjs'), join(folder, 'runner.cjs'));
   cpSync(join(here, 'cases'), join(folder, 'cases'), { recursive: true });
   cpSync(join(here, 'consumer'), join(folder, 'consumer'), { recursive: true });
+  copySnippets(join(folder, 'consumer'));
   return folder;
 }
 
@@ -188,7 +205,7 @@ async function npmPipeline(root, tarballs) {
     // The pnpm pipeline type-checks the same consumer under its stricter layout; here only when pnpm is skipped.
     if (options['no-pnpm']) {
       log.section('npm: types as a user compiles them');
-      await typeCheck(log, 'npm', folder, ['tsconfig.node16.json', 'tsconfig.bundler.json']);
+      await typeCheck(log, 'npm', folder, ['tsconfig.node16.json', 'tsconfig.bundler.json', 'tsconfig.snippets.json']);
     }
   }
   return log;
@@ -284,7 +301,7 @@ async function pnpmPipeline(root, tarballs) {
   const pnpm = join(prefix, 'bin', 'pnpm');
   if (tool.code === 0 && (await install(log, 'pnpm', folder, pnpm, ['install', '--prefer-offline', '--reporter', 'silent']))) {
     await runCases(log, 'pnpm', folder, ['esm', 'cjs'], 'exec,testing');
-    await typeCheck(log, 'pnpm', folder, ['tsconfig.node16.json', 'tsconfig.bundler.json']);
+    await typeCheck(log, 'pnpm', folder, ['tsconfig.node16.json', 'tsconfig.bundler.json', 'tsconfig.snippets.json']);
   }
   return log;
 }

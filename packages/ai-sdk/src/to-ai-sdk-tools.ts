@@ -29,8 +29,10 @@ export function toAiSdkTool(host: Pick<ToolHost, 'call'>, definition: ToolDefini
     execute: (input: unknown) => host.call(definition.name, input),
     toModelOutput: ({ output }: { output: ToolResult }) => toModelOutput(output),
   };
-  // A built-in tool has a role; a tool without one comes from the catalog.
-  return definition.role !== undefined ? tool<unknown, ToolResult>(parts) : tool<unknown, ToolResult>({ ...parts, type: 'dynamic' });
+  // A built-in tool has a role; a tool without one comes from the catalog. Inferred, not spelled out: AI SDK 7's `tool`
+  // takes a context type where AI SDK 6's takes the output type.
+  const made: Tool<unknown, ToolResult> = definition.role !== undefined ? tool(parts) : tool({ ...parts, type: 'dynamic' });
+  return made;
 }
 
 /**

@@ -1,11 +1,11 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
-import { createAgent } from 'langchain';
+import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { createFakeToolHost } from '@toolhost/testing';
 import type { CatalogEntry } from 'toolhost';
-import { toLangChainTools } from './index.js';
+import { toLangChainTools, toolHostMiddleware } from './index.js';
 
 const linux = { platform: 'linux', env: {} };
 const catalog: CatalogEntry[] = [
@@ -55,7 +55,7 @@ describe('toLangChainTools', () => {
     const offered: string[][] = [];
     for (let step = 0; step < 6; step++) {
       host.nextSegment();
-      const tools = toLangChainTools(host);
+      const tools = toLangChainTools(host, { perRequest: true });
       offered.push(tools.map((tool) => tool.name));
       const reply = (await model.bindTools(tools).invoke(messages)) as AIMessage;
       messages.push(reply);
@@ -95,5 +95,64 @@ describe('toLangChainTools', () => {
     expect(toolMessages[0].content).toMatch(/Output:\nREADME\.md\n$/);
     expect(toolMessages[1].content).toMatch(/^Error \[unknown_session\]/);
     expect(state.messages.at(-1)?.content).toBe('The folder has a README.');
+  });
+
+  it('createAgent with toolHostMiddleware calls a tool as soon as search_tools loaded it', async () => {
+    const host = createFakeToolHost({ environment: linux, catalog });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'search_tools', args: { query: 'github issue' }, id: 's1' }])
+      .respondWithTools([{ name: 'github_create_issue', args: { title: 'From the agent' }, id: 's2' }])
+      .respond(new AIMessage('Filed the issue.'));
+    const offered: string[][] = [];
+    // Placed after the host's middleware, so it sees the tools the model is given.
+    const recorder = createMiddleware({
+      name: 'OfferedTools',
+      wrapModelCall: (request, handler) => {
+        offered.push(request.tools.map((tool) => String((tool as { name: string }).name)));
+        return handler(request);
+      },
+    });
+    const agent = createAgent({ model, middleware: [toolHostMiddleware(host), recorder] });
+    const state = await agent.invoke({ messages: [new HumanMessage('File an issue.')] });
+    const toolMessages = state.messages.filter((message) => ToolMessage.isInstance(message));
+    expect(toolMessages.map((message) => [message.tool_call_id, message.status])).toEqual([
+      ['s1', 'success'],
+      ['s2', 'success'],
+    ]);
+    expect(toolMessages[0].content).toContain('Loaded for your next request (callable from then on): github_create_issue.');
+    expect(toolMessages[1].content).toBe('Created issue "From the agent" as #1');
+    expect(offered[0]).not.toContain('github_create_issue');
+    expect(offered[1]).toContain('github_create_issue');
+    expect(offered[1].slice(0, 4)).toEqual(['exec_command', 'write_stdin', 'apply_patch', 'search_tools']);
+    expect(state.messages.at(-1)?.content).toBe('Filed the issue.');
+  });
+
+  it('toolHostMiddleware lets the host answer a catalog tool called before search_tools loaded it', async () => {
+    const host = createFakeToolHost({ environment: linux, catalog });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'github_create_issue', args: { title: 'Too early' }, id: 'e1' }])
+      .respond(new AIMessage('Stopped.'));
+    const agent = createAgent({ model, middleware: [toolHostMiddleware(host)] });
+    const state = await agent.invoke({ messages: [new HumanMessage('File an issue.')] });
+    const [answer] = state.messages.filter((message) => ToolMessage.isInstance(message));
+    expect(answer.status).toBe('error');
+    expect(answer.content).toBe(
+      'Error [unknown_tool]: github_create_issue is not loaded. Call search_tools with {"query":"github_create_issue"} first; it becomes callable in the next request.',
+    );
+  });
+
+  it('with a fixed tool list, search_tools does not call a tool it cannot offer callable', async () => {
+    const host = createFakeToolHost({ environment: linux, catalog });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'search_tools', args: { query: 'github issue' }, id: 'f1' }])
+      .respond(new AIMessage('I cannot file it.'));
+    const agent = createAgent({ model, tools: toLangChainTools(host) });
+    const state = await agent.invoke({ messages: [new HumanMessage('File an issue.')] });
+    const [answer] = state.messages.filter((message) => ToolMessage.isInstance(message));
+    expect(answer.content).toBe(
+      'github_create_issue: Create a GitHub issue in a repository.\n\n' +
+        'Not callable in this agent (its tool list was fixed when it was created): github_create_issue.',
+    );
+    expect(answer.content).not.toContain('callable from then on');
   });
 });

@@ -5,6 +5,9 @@ import type { JsonSchema, ToolDefinition, ToolHost, ToolResult } from 'toolhost'
 /** The part of a tool host the LangChain adapter uses (a real host or the fake one). */
 export type LangChainToolHost = Pick<ToolHost, 'tools' | 'call'>;
 
+/** Turns a host result into the text the model reads (the host's output, or a note on it for a fixed tool list). */
+type ResultText = (result: ToolResult) => string;
+
 /**
  * A Standard JSON Schema wrapper: LangChain sends `jsonSchema.input()` (the host's schema, unchanged) to the model,
  * and its own pre-validation sees no constraints, so every call reaches `host.call`, which validates with zod and
@@ -26,18 +29,19 @@ function toolCallIdOf(config: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** Wraps one host tool as a LangChain tool; a call from a model's tool call returns a ToolMessage whose `status` is `error` for a failed result and whose `artifact` is the full result. */
-export function toLangChainTool(host: Pick<ToolHost, 'call'>, definition: ToolDefinition): DynamicStructuredTool {
+/** A LangChain tool over `host.call(definition.name)` whose answer text comes from `text`. */
+function hostTool(host: Pick<ToolHost, 'call'>, definition: ToolDefinition, text: ResultText): DynamicStructuredTool {
   return new DynamicStructuredTool({
     name: definition.name,
     description: definition.description,
     schema: hostSchema(definition.inputSchema) as never,
     func: async (input: unknown, _runManager?: unknown, config?: unknown): Promise<string | ToolMessage> => {
       const result: ToolResult = await host.call(definition.name, input);
+      const content = text(result);
       const toolCallId = toolCallIdOf(config);
-      if (!toolCallId) return result.output;
+      if (!toolCallId) return content;
       return new ToolMessage({
-        content: result.output,
+        content,
         tool_call_id: toolCallId,
         name: definition.name,
         status: result.ok ? 'success' : 'error',
@@ -47,10 +51,44 @@ export function toLangChainTool(host: Pick<ToolHost, 'call'>, definition: ToolDe
   });
 }
 
+/** Wraps one host tool as a LangChain tool; a call from a model's tool call returns a ToolMessage whose `status` is `error` for a failed result and whose `artifact` is the full result. */
+export function toLangChainTool(host: Pick<ToolHost, 'call'>, definition: ToolDefinition): DynamicStructuredTool {
+  return hostTool(host, definition, (result) => result.output);
+}
+
+interface SearchMatchData {
+  name: string;
+  available: string;
+}
+
 /**
- * The host's current tools as LangChain tools; call again after `host.nextSegment()` to include expanded catalog tools.
- * Each answers with a `ToolMessage` whose content is the text for the model, `status` `error` for a failed call, and the
- * whole result as its `artifact`.
+ * search_tools' answer for an agent whose tool list is fixed when it is created: the tools it loaded will never be
+ * offered, so the line that calls them callable from the next request is replaced by one that says they are not.
+ */
+function fixedListSearchText(result: ToolResult): string {
+  const matches = (result.data as { matches?: SearchMatchData[] } | undefined)?.matches;
+  const loaded = (matches ?? []).filter((match) => match.available === 'next_request').map((match) => match.name);
+  if (loaded.length === 0) return result.output;
+  const promise = `Loaded for your next request (callable from then on): ${loaded.join(', ')}.`;
+  const fixed = `Not callable in this agent (its tool list was fixed when it was created): ${loaded.join(', ')}.`;
+  return result.output.includes(promise) ? result.output.replace(promise, fixed) : `${result.output}\n\n${fixed}`;
+}
+
+/** Options of {@link toLangChainTools}. */
+export interface LangChainToolsOptions {
+  /**
+   * The caller asks for the tools again before every model request, after `host.nextSegment()` (a hand-written loop),
+   * so what search_tools loads is offered from the next request and its answer says so. Default `false`: the list is
+   * fixed (`createAgent({ tools })`), and search_tools' answer says that the tools it found are not callable.
+   */
+  perRequest?: boolean;
+}
+
+/**
+ * The host's current tools as LangChain tools. With `createAgent`, give it {@link toolHostMiddleware} instead when
+ * the host has deferred catalog tools: a fixed tool list cannot offer what search_tools loads (its answer then says
+ * so). A hand-written loop that rebinds the tools for every request passes `{ perRequest: true }`. Each tool answers with a `ToolMessage` whose content is the text for the model, `status`
+ * `error` for a failed call, and the whole result as its `artifact`.
  *
  * @example
  * ```ts
@@ -64,6 +102,10 @@ export function toLangChainTool(host: Pick<ToolHost, 'call'>, definition: ToolDe
  * await host.close();
  * ```
  */
-export function toLangChainTools(host: LangChainToolHost): DynamicStructuredTool[] {
-  return host.tools.map((definition) => toLangChainTool(host, definition));
+export function toLangChainTools(host: LangChainToolHost, options: LangChainToolsOptions = {}): DynamicStructuredTool[] {
+  return host.tools.map((definition) =>
+    definition.name === 'search_tools' && !options.perRequest
+      ? hostTool(host, definition, fixedListSearchText)
+      : toLangChainTool(host, definition),
+  );
 }

@@ -81,6 +81,49 @@ describe('createFakeToolHost: scripted exec_command', () => {
     expect(host.commandsRun).toEqual(['npm test -- --run']);
   });
 
+  it('answers successive runs of a command from its sequence, the last one repeating', async () => {
+    const host = createFakeToolHost({
+      commands: [{ match: 'npm test', answers: [{ output: '# fail 1\n', exitCode: 1 }, { output: '# pass 1\n' }] }],
+    });
+    const runs = [];
+    for (let run = 0; run < 3; run++) runs.push(await host.call('exec_command', { cmd: 'npm test' }));
+    expect(runs.map((result) => result.data?.exit_code)).toEqual([1, 0, 0]);
+    expect(runs.map((result) => result.output.split('Output:\n')[1])).toEqual(['# fail 1\n', '# pass 1\n', '# pass 1\n']);
+  });
+
+  it('answers from the workspace files: the tests fail, then pass once apply_patch fixed the code', async () => {
+    const host = createFakeToolHost({
+      files: { 'src/sum.js': 'export const sum = (a, b) => a - b;\n' },
+      commands: [
+        {
+          match: 'npm test',
+          answer: ({ files, run }) =>
+            files['src/sum.js'].includes('a + b')
+              ? { output: `# pass 1 (run ${run + 1})\n` }
+              : { output: `# fail 1 (run ${run + 1})\n`, exitCode: 1 },
+        },
+      ],
+    });
+    const before = await host.call('exec_command', { cmd: 'npm test' });
+    expect(before.data?.exit_code).toBe(1);
+    expect(before.output).toMatch(/Output:\n# fail 1 \(run 1\)\n$/);
+    const patch = await host.call('apply_patch', {
+      input:
+        '*** Begin Patch\n*** Update File: src/sum.js\n@@\n-export const sum = (a, b) => a - b;\n+export const sum = (a, b) => a + b;\n*** End Patch',
+    });
+    expect(patch.ok).toBe(true);
+    const after = await host.call('exec_command', { cmd: 'npm test' });
+    expect(after.data?.exit_code).toBe(0);
+    expect(after.output).toMatch(/Output:\n# pass 1 \(run 2\)\n$/);
+  });
+
+  it('refuses a scripted command without exactly one kind of answer', () => {
+    expect(() => createFakeToolHost({ commands: [{ match: 'ls' }] })).toThrow(/exactly one of `output`, `answers` or `answer`/);
+    expect(() => createFakeToolHost({ commands: [{ match: 'ls', output: '', answers: [{ output: '' }] }] })).toThrow(/exactly one/);
+    expect(() => createFakeToolHost({ commands: [{ match: 'ls', answers: [] }] })).toThrow(/non-empty `answers`/);
+    expect(() => createFakeToolHost({ commands: [{ match: 'ls', answers: [{ exitCode: 1 } as never] }] })).toThrow(/string `output`/);
+  });
+
   it('keeps a slow command running past its yield time, in virtual time', async () => {
     const host = createFakeToolHost({ commands: [{ match: 'npm run build', output: 'built\n', delayMs: 12_000 }] });
     const first = await host.call('exec_command', { cmd: 'npm run build', yield_time_ms: 5_000 });

@@ -32,7 +32,7 @@ import {
 } from '@toolhost/profiles';
 import { createLocalProcesses } from '@toolhost/exec';
 import type { ToolHost } from 'toolhost';
-import type { FakeCommand } from './fake-command.js';
+import { fakeCommandProblem, type FakeCommand } from './fake-command.js';
 import { UNSCRIPTED_COMMAND, createScriptedExecTools } from './scripted-exec.js';
 
 /** Options of {@link createFakeToolHost}. */
@@ -41,7 +41,7 @@ export interface FakeToolHostOptions {
   shellProfile?: ShellProfileSetting;
   /** Initial workspace files: path → content (relative, or absolute under `root`). */
   files?: Record<string, MemoryFileInput>;
-  /** Scripted exec_command replies; the first match wins. */
+  /** Scripted exec_command replies; the first match wins. Each answers the same every run, in sequence, or from the workspace's files. */
   commands?: FakeCommand[];
   /** Tools that search_tools can surface. */
   catalog?: CatalogEntry[];
@@ -98,8 +98,8 @@ function checkOptions(options: FakeToolHostOptions): void {
     if (typeof command?.match !== 'string' && !(command?.match instanceof RegExp)) {
       throw new ToolHostError('invalid_options', 'each scripted command needs a string or RegExp `match`');
     }
-    if (typeof command.output !== 'string')
-      throw new ToolHostError('invalid_options', `scripted command ${String(command.match)} needs a string \`output\``);
+    const problem = fakeCommandProblem(command);
+    if (problem) throw new ToolHostError('invalid_options', problem);
   }
 }
 
@@ -133,7 +133,7 @@ export function createFakeToolHost(options: FakeToolHostOptions = {}): FakeToolH
   );
   const workspace = createMemoryWorkspace(options.files ?? {}, options.root ?? '/workspace');
   const spool = createMemorySpool();
-  const exec = createScriptedExecTools(options.commands ?? []);
+  const exec = createScriptedExecTools(options.commands ?? [], { files: () => workspace.snapshot() });
   const calls: RecordedCall[] = [];
   const runtime = createToolRuntime({
     profile,

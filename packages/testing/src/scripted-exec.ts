@@ -1,4 +1,12 @@
-import { ErrorCode, errorResult, resolveWorkspacePath, type ToolContext, type ToolImplementation, type ToolResult } from '@toolhost/core';
+import {
+  ErrorCode,
+  ToolHostError,
+  errorResult,
+  resolveWorkspacePath,
+  type ToolContext,
+  type ToolImplementation,
+  type ToolResult,
+} from '@toolhost/core';
 import {
   buildExecResponse,
   clampYieldTime,
@@ -11,7 +19,7 @@ import {
   type ExecCommandArgs,
   type WriteStdinArgs,
 } from '@toolhost/exec';
-import { matchesInput, matchesScript, type FakeCommand } from './fake-command.js';
+import { matchesInput, matchesScript, type FakeCommand, type FakeCommandAnswer } from './fake-command.js';
 
 /** Marks a result whose command matched no script (the fake host throws on it when strict). */
 export const UNSCRIPTED_COMMAND = 'unscripted_command';
@@ -28,10 +36,12 @@ export interface ScriptedExecTools {
 export interface ScriptedExecOptions {
   /** Most sessions kept at once (default 64, like the real host); past it the least recently used is pruned. */
   maxSessions?: number;
+  /** The workspace's files as text, given to a command's `answer` function (default: none). */
+  files?: () => Record<string, string>;
 }
 
 interface FakeSession extends TableSession {
-  script: FakeCommand;
+  script: FakeCommandAnswer;
   /** Virtual milliseconds since the command started. */
   elapsedMs: number;
   printed: boolean;
@@ -45,6 +55,20 @@ export function createScriptedExecTools(commands: readonly FakeCommand[], option
   // The real host's session table: the same ids, pruning notes and messages for exited, pruned and unknown sessions.
   const sessions = new SessionTable<FakeSession>({ maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS });
   const commandsRun: string[] = [];
+  const runs = new Map<FakeCommand, number>();
+  // The answer of this run of `command`: its fixed one, the next of its sequence, or what its function computes.
+  const answerOf = (command: FakeCommand, cmd: string): FakeCommandAnswer => {
+    const run = runs.get(command) ?? 0;
+    runs.set(command, run + 1);
+    if (command.answers) return command.answers[Math.min(run, command.answers.length - 1)];
+    if (command.answer) {
+      const answer = command.answer({ cmd, run, files: options.files?.() ?? {} });
+      if (typeof answer?.output !== 'string')
+        throw new ToolHostError('invalid_options', `scripted command ${String(command.match)}: \`answer\` returned no string \`output\``);
+      return answer;
+    }
+    return { output: command.output ?? '', exitCode: command.exitCode, delayMs: command.delayMs, stdin: command.stdin };
+  };
   let chunkCounter = 0;
   const chunkId = () => ((0x1a2b3c + ++chunkCounter * 0x9e37) % 0x1000000).toString(16).padStart(6, '0');
 
@@ -151,7 +175,7 @@ export function createScriptedExecTools(commands: readonly FakeCommand[], option
         lastUsed: 0,
         announced: false,
         exitReported: false,
-        script,
+        script: answerOf(script, args.cmd),
         elapsedMs: 0,
         printed: false,
         queued: [],

@@ -19,7 +19,7 @@ export default [
         const answers = [];
         for (let step = 0; step < 6; step++) {
           host.nextSegment();
-          const tools = toLangChainTools(host);
+          const tools = toLangChainTools(host, { perRequest: true });
           const reply = await model.bindTools(tools).invoke(messages);
           messages.push(reply);
           if (!reply.tool_calls?.length) break;
@@ -35,6 +35,29 @@ export default [
         assert.equal(answers.length, 3);
         assert.match(answers[0], /Output:\nfrom-langchain\n$/);
         assert.equal(answers[2], 'Created issue "LangChain" as #1');
+      });
+    },
+  },
+  {
+    name: 'createAgent with toolHostMiddleware calls the tool search_tools loaded, at the next model call',
+    async run(context) {
+      const { assert, load } = context;
+      const { toolHostMiddleware } = await load('@toolhost/langchain');
+      const { createAgent } = await load('langchain');
+      await withHost(context, { workspace: context.tempWorkspace(), catalog: [issueTool] }, async (host) => {
+        const model = fakeModel()
+          .respondWithTools([{ name: 'search_tools', args: { query: 'github issue' }, id: 'm1' }])
+          .respondWithTools([{ name: 'github_create_issue', args: { title: 'Agent' }, id: 'm2' }])
+          .respond(new AIMessage('Filed.'));
+        const agent = createAgent({ model, middleware: [toolHostMiddleware(host)] });
+        const state = await agent.invoke({ messages: [new HumanMessage('File an issue.')] });
+        const answers = state.messages.filter((message) => message.getType() === 'tool');
+        assert.deepEqual(
+          answers.map((message) => message.status),
+          ['success', 'success'],
+        );
+        assert.equal(answers[1].content, 'Created issue "Agent" as #1');
+        assert.equal(state.messages.at(-1).content, 'Filed.');
       });
     },
   },
