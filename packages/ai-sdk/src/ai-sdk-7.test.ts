@@ -5,7 +5,7 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai7/test';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { createFakeToolHost } from '@toolhost/testing';
-import type { BuiltinToolInputs, CatalogEntry, ExecCommandInput, ToolResult } from 'toolhost';
+import type { BuiltinToolInputs, CatalogEntry, ExecCommandInput, ToolResultOf } from 'toolhost';
 import { createAiSdkTools, toAiSdkTools } from './index.js';
 
 vi.mock('ai', () => import('ai7'));
@@ -73,12 +73,14 @@ describe('AI SDK 7', () => {
         seen.push(`dynamic ${toolResult.toolName}`);
         continue;
       }
-      expectTypeOf(toolResult.output).toEqualTypeOf<ToolResult>();
       if (toolResult.toolName === 'exec_command') {
         expectTypeOf(toolResult.input).toEqualTypeOf<ExecCommandInput>();
+        expectTypeOf(toolResult.output).toEqualTypeOf<ToolResultOf<'exec_command'>>();
+        expectTypeOf(toolResult.output.data?.exit_code).toEqualTypeOf<number | undefined>();
         expect(toolResult.input.cmd).toBe('npm test');
       } else if (toolResult.toolName === 'search_tools') {
         expectTypeOf(toolResult.input).toEqualTypeOf<BuiltinToolInputs['search_tools']>();
+        expectTypeOf(toolResult.output).toEqualTypeOf<ToolResultOf<'search_tools'>>();
       }
       seen.push(`${toolResult.toolName} ${toolResult.output.ok}`);
     }
