@@ -7,7 +7,7 @@ export type AiSdkToolHost = Pick<ToolHost, 'tools' | 'call' | 'nextSegment'>;
 /**
  * The AI SDK tools of toolhost's built-in tools, by name: each takes the tool's arguments as a model sends them (fields
  * with a default optional) and returns a `ToolResult`, so the tool calls and results of `generateText` steps are
- * typed by `toolName`, each result's `data` by its tool ({@link ToolResultOf}). `code_search` is there in the advanced profile only. Catalog tools that search_tools reveals are
+ * typed by `toolName`, each result's `data` by its tool (`ToolResultOf` of `toolhost`). `code_search` is there in the advanced profile only. Catalog tools that search_tools reveals are
  * added to the same object at run time as dynamic tools: their calls and results come with `dynamic: true` and an
  * `unknown` input and output.
  */
