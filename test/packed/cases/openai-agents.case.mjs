@@ -11,7 +11,7 @@ export default [
       const { SandboxAgent, Manifest } = await load('@openai/agents-core/sandbox');
       setTracingDisabled(true);
       const plan = [
-        { type: 'apply_patch_call', callId: 'c1', status: 'completed', operation: { type: 'create_file', path: 'b.txt', diff: '+bee\n' } },
+        { type: 'apply_patch_call', callId: 'c1', status: 'completed', operation: { type: 'create_file', path: 'b.txt', diff: '+bee\n+' } },
         {
           type: 'function_call',
           callId: 'c2',

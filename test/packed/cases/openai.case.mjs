@@ -90,7 +90,8 @@ export default [
           { stdout: 'two\n', stderr: '', outcome: { type: 'exit', exit_code: 0 } },
           { stdout: '', stderr: '', outcome: { type: 'exit', exit_code: 4 } },
         ]);
-        const edited = await createAgentsEditor(host).createFile({ type: 'create_file', path: 'b.txt', diff: '+bee\n' });
+        // As applyDiff reads a create diff: the lines joined by LF, and a last bare "+" for the final line ending.
+        const edited = await createAgentsEditor(host).createFile({ type: 'create_file', path: 'b.txt', diff: '+bee\n+' });
         assert.equal(edited.status, 'completed');
         const ran = await createAgentsShell(host).run({ commands: ['cat b.txt'] });
         assert.deepEqual(ran.output, [{ stdout: 'bee\n', stderr: '', outcome: { type: 'exit', exitCode: 0 } }]);
