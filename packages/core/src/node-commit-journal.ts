@@ -80,8 +80,9 @@ export function createFolderJournalStore(directory: string): CommitJournalStore 
         await fs.rm(join(directory, name), { force: true });
         swept++;
       }
-      // Only a killed writer's temp file was there: the folder goes with it, as after a clean commit.
-      if (swept > 0 && swept === names.length) await removeFolder(directory);
+      // Nothing, or only a killed writer's temp file, was there (a writer killed between its mkdir and its write leaves
+      // the folder empty): the folder goes, as after a clean commit. A live writer racing this makes it again.
+      if (swept === names.length) await removeFolder(directory);
       return names.filter((name) => name.endsWith('.json'));
     },
     read: (name) => fs.readFile(join(directory, name), 'utf8'),
