@@ -10,11 +10,11 @@ import { listFolder, walkWorkspace } from './workspace-walker.js';
 /** The checks of an index's folders against the disk. */
 export interface IndexFolderChecks {
   /** Walks `start`, watching and recording each folder (pushed on `found`); returns the files listed there. */
-  walkInto(start: string, found?: string[]): Promise<string[]>;
+  readonly walkInto: (start: string, found?: string[]) => Promise<string[]>;
   /** Stats a known folder: gone, it is forgotten; its mtime moved or is recent (or `always`), it is listed again. */
-  checkFolder(dir: string, check: FreshnessCheck, always: boolean): Promise<void>;
+  readonly checkFolder: (dir: string, check: FreshnessCheck, always: boolean) => Promise<void>;
   /** Walks again the folders whose ignore rules changed, dropping what they now ignore and queuing what they now show. */
-  applyRewalks(check: FreshnessCheck): Promise<Set<string>>;
+  readonly applyRewalks: (check: FreshnessCheck) => Promise<Set<string>>;
 }
 
 /** Creates the folder checks of `entries` against the disk workspace at `root`, watching through `journal` when there is one. */
