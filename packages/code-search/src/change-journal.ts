@@ -2,20 +2,10 @@
 // Node-only; used inside the index worker. Each folder the index holds is watched (fs.watch, one inotify watch per
 // folder on Linux). A lookup first syncs: it creates a cookie file in a folder watched on the same inotify queue and
 // waits to hear it, so every change made before the lookup began has been heard (the kernel queues events in order).
-import {
-  type FSWatcher,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statfsSync,
-  statSync,
-  unlinkSync,
-  watch,
-  writeFileSync,
-} from 'node:fs';
+import { type FSWatcher, readFileSync, statfsSync, statSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { createJournalCookie } from './journal-cookie.js';
 import { isUnder } from './path-under.js';
 
 /**
@@ -45,9 +35,6 @@ export interface ChangeJournal {
   close(): void;
 }
 
-/** How long a sync waits to hear its cookie before it gives up on the journal for that sync. */
-const COOKIE_TIMEOUT_MS = 2000;
-
 function maxQueuedEvents(): number {
   try {
     const value = Number.parseInt(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'), 10);
@@ -72,40 +59,12 @@ export function isLocalFileSystem(root: string): boolean {
   }
 }
 
-const COOKIE_PREFIX = 'toolhost-index-';
-/** A cookie folder of an ended process is removed only once this old (a process in another PID namespace may share it). */
-const ORPHAN_AGE_MS = 24 * 60 * 60 * 1000;
-
 function identityOf(path: string): string | undefined {
   try {
     const stat = statSync(path);
     return `${stat.dev}:${stat.ino}`;
   } catch {
     return undefined;
-  }
-}
-
-/** Removes the cookie folders of processes that ended without closing their journal (killed). */
-function removeOrphanCookieFolders(parent: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(parent);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const match = /^toolhost-index-(\d+)-/.exec(name);
-    if (!match) continue;
-    try {
-      process.kill(Number(match[1]), 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') continue;
-      try {
-        if (statSync(join(parent, name)).mtimeMs < Date.now() - ORPHAN_AGE_MS) rmSync(join(parent, name), { recursive: true, force: true });
-      } catch {
-        // Gone meanwhile.
-      }
-    }
   }
 }
 
@@ -130,22 +89,8 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
   // The root itself replaced or moved away leaves every watch on the old folders: checked at each sync.
   const rootIdentity = identityOf(root);
   const rootName = basename(root);
-  let cookieDir: string;
-  let cookieWatcher: FSWatcher;
-  let cookieCount = 0;
-  const waiting = new Map<string, () => void>();
-  try {
-    const parent = options.cookieParent ?? tmpdir();
-    removeOrphanCookieFolders(parent);
-    cookieDir = mkdtempSync(join(parent, `${COOKIE_PREFIX}${process.pid}-`));
-    cookieWatcher = watch(cookieDir, { persistent: false }, (_event, name) => {
-      const done = name === null ? undefined : waiting.get(String(name));
-      if (done) done();
-    });
-    cookieWatcher.on('error', () => (healthy = false));
-  } catch {
-    return undefined;
-  }
+  const cookie = createJournalCookie(options.cookieParent ?? tmpdir(), () => (healthy = false));
+  if (!cookie) return undefined;
 
   const fail = () => {
     healthy = false;
@@ -198,27 +143,7 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
     },
     async sync() {
       if (!healthy || closed) return undefined;
-      const name = `cookie-${++cookieCount}`;
-      const file = join(cookieDir, name);
-      const heardCookie = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), COOKIE_TIMEOUT_MS);
-        waiting.set(name, () => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-        try {
-          writeFileSync(file, '');
-        } catch {
-          clearTimeout(timer);
-          resolve(false);
-        }
-      });
-      waiting.delete(name);
-      try {
-        unlinkSync(file);
-      } catch {
-        // Already gone.
-      }
+      const heardCookie = await cookie.heard();
       const changes = { folders, paths, renamed };
       folders = new Set();
       paths = new Set();
@@ -232,9 +157,7 @@ export function createChangeJournal(root: string, options: { overflowAt?: number
       if (closed) return;
       closed = true;
       fail();
-      cookieWatcher.close();
-      for (const done of waiting.values()) done();
-      rmSync(cookieDir, { recursive: true, force: true });
+      cookie.close();
     },
   };
 }

@@ -1,20 +1,13 @@
-import { okResult, type ToolContext, type ToolImplementation, type ToolResult, type Workspace } from '@toolhost/core';
-import { codeSearchSchema, RESULT_TYPES, type CodeSearchArgs, type ResultType } from './code-search-schema.js';
-import { formatResults } from './format-results.js';
-import { createSyntaxParser, nodeGrammarSource, warmSyntaxRuntime, type GrammarSource } from './grammar-loader.js';
-import { extensionOf, languageOfPath } from './language-table.js';
-import { createLiteralMatcher } from './literal-matcher.js';
-import { createParseCache, DEFAULT_CACHE_SOURCE_CHARS } from './parse-cache.js';
-import { createResultCache, snapshotWorkspace } from './result-cache.js';
+import type { ToolImplementation, Workspace } from '@toolhost/core';
 import type { CandidatePrefilter } from './candidate-prefilter.js';
+import { runCodeSearch, type CodeSearchSetup } from './code-search-run.js';
+import { codeSearchSchema, type CodeSearchArgs } from './code-search-schema.js';
+import { createSyntaxParser, nodeGrammarSource, warmSyntaxRuntime, type GrammarSource } from './grammar-loader.js';
+import { createParseCache, DEFAULT_CACHE_SOURCE_CHARS } from './parse-cache.js';
+import { createResultCache } from './result-cache.js';
 import { createRipgrepSearches, type RipgrepSearches } from './ripgrep-prefilter.js';
-import { definitionCandidates } from './definition-candidates.js';
-import { searchFiles, type SearchOutcome } from './search-workspace.js';
-import { comparePaths, walkWorkspace } from './workspace-walker.js';
-import type { IndexedFile } from './index-lookups.js';
-import type { IndexLookupRequest } from './index-lookup-request.js';
-import { resolveSearchScope } from './search-scope.js';
-import { startSymbolIndex, type IndexLookup, type ScanSupport, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
+import type { BinaryVerdicts } from './search-reads.js';
+import { startSymbolIndex, type ScanSupport, type SymbolIndex, type SymbolIndexOptions } from './symbol-index.js';
 
 /** Options of {@link createCodeSearchTool}. */
 export interface CodeSearchToolOptions {
@@ -51,30 +44,6 @@ export interface CodeSearchTool extends ToolImplementation {
   close(): Promise<void>;
 }
 
-function respond(query: string, outcome: SearchOutcome): ToolResult {
-  const output = formatResults(query, outcome.results, outcome.truncated, outcome.hints);
-  return okResult(output, { results: outcome.results, truncated: outcome.truncated, hints: outcome.hints });
-}
-
-/** Asks the index (checked against the disk first) for the files that can hold a result; undefined while it is not ready. */
-function lookUpIndex(
-  symbols: SymbolIndex,
-  request: IndexLookupRequest,
-  resultTypes: ReadonlySet<ResultType>,
-  syntaxQuery: boolean,
-  identifierQuery: boolean,
-): Promise<IndexLookup | undefined> {
-  if (syntaxQuery && !resultTypes.has('text')) {
-    // Definitions and usages only: the index names every file that can hold one. Searching one kind alone, parsed files
-    // holding only the other kind cannot add a result and are not read.
-    const only = resultTypes.has('usage') ? (resultTypes.has('definition') ? undefined : 'usage') : 'definition';
-    return symbols.lookup({ ...request, only });
-  }
-  // Text wanted: the trigram filters name the files that may hold it, and the index classifies the occurrences of those it
-  // holds unchanged (an occurrence that is no identifier is text); the rest are parsed.
-  return symbols.textLookup({ ...request, identifiers: identifierQuery });
-}
-
 /** Creates the code_search tool: literal scan, tree-sitter classification, parse cache shared across calls. */
 export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeSearchTool {
   const parser = createSyntaxParser(options.grammarSource ?? nodeGrammarSource);
@@ -82,7 +51,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
   const binariesByRoot = new Map<string, Map<string, { mtimeMs: number; size: number }>>();
   /** Reads a finished search no longer needs, awaited by close() so no file handle outlives the tool. */
   const inFlight = new Set<Promise<unknown>>();
-  const binariesOf = (root: string) => {
+  const binariesOf = (root: string): BinaryVerdicts => {
     let binaries = binariesByRoot.get(root);
     if (!binaries) binariesByRoot.set(root, (binaries = new Map<string, { mtimeMs: number; size: number }>()));
     return binaries;
@@ -114,6 +83,19 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
     // one that does parse starts the runtime itself.
     void idle.then(warmSyntaxRuntime);
   };
+  const setup: CodeSearchSetup = {
+    parser,
+    cache,
+    results,
+    ripgrep,
+    prefilter,
+    inFlight,
+    // The worker loads the grammars of the installed packages only.
+    assistable: !options.grammarSource,
+    binariesOf,
+    prepare,
+    indexOf: (root) => (index && index.root === root ? index.symbols : undefined),
+  };
   return {
     name: 'code_search',
     prepare,
@@ -122,7 +104,7 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
     },
     schema: codeSearchSchema,
     async execute(rawArgs, context) {
-      const searching = search(rawArgs as CodeSearchArgs, context);
+      const searching = runCodeSearch(rawArgs as CodeSearchArgs, context, setup);
       running.add(searching);
       try {
         return await searching;
@@ -140,93 +122,4 @@ export function createCodeSearchTool(options: CodeSearchToolOptions = {}): CodeS
       parser.dispose();
     },
   };
-
-  async function search(args: CodeSearchArgs, context: ToolContext): Promise<ToolResult> {
-    const workspace = context.workspace;
-    const scope = await resolveSearchScope(workspace, args);
-    if (!scope.ok) return scope.result;
-    const { start, extensions } = scope;
-    const resultTypes = new Set<ResultType>(args.result_types ?? RESULT_TYPES);
-    const matcher = createLiteralMatcher(args.query);
-
-    const cacheKey = JSON.stringify([args.query, start, [...(extensions ?? [])].sort(), [...resultTypes].sort(), args.max_results]);
-    // Path-only searches just walk, which is cheaper than validating a cached result; a snapshot is taken from the second
-    // identical call on, so one-off searches never pay for it.
-    const wantContent = resultTypes.has('definition') || resultTypes.has('usage') || resultTypes.has('text');
-    const useResultCache = results !== undefined && workspace.onDisk && wantContent && results.markSeen(cacheKey);
-    if (useResultCache) {
-      const cached = await results.lookup(cacheKey, workspace, start, context.signal);
-      if (cached) return respond(args.query, cached);
-    }
-    prepare(workspace);
-    const symbols = index && index.root === workspace.root ? index.symbols : undefined;
-    const wantSyntax = resultTypes.has('definition') || resultTypes.has('usage');
-    const identifierQuery = matcher.identifierLike && !args.query.includes('$');
-    const syntaxQuery = wantSyntax && identifierQuery;
-    const wantPaths = resultTypes.has('path');
-    const definitionsOnly = syntaxQuery && !resultTypes.has('usage') && !resultTypes.has('text');
-    let known: Map<string, IndexedFile> | undefined;
-    let indexed: IndexLookup | undefined;
-    if (symbols && wantContent) {
-      const request: IndexLookupRequest = { query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, paths: wantPaths };
-      indexed = await lookUpIndex(symbols, request, resultTypes, syntaxQuery, identifierQuery);
-      if (indexed) known = new Map(indexed.files.filter((file) => file.occurrences).map((file) => [file.path, file]));
-    }
-    // A scan while the index builds: the build waits for it (the two would share the cores), and the worker takes a share of
-    // the files to parse.
-    const resumeBuild = symbols && !indexed && wantContent ? symbols.pauseBuild() : undefined;
-    try {
-      return await scan();
-    } finally {
-      resumeBuild?.();
-    }
-
-    async function scan(): Promise<ToolResult> {
-      const startedAtMs = Date.now();
-      const snapshot = useResultCache ? snapshotWorkspace(workspace, start, context.signal).catch(() => undefined) : undefined;
-      const request = { workspace, query: args.query, caseSensitive: matcher.caseSensitive, start, extensions, signal: context.signal };
-      const prefiltered = indexed
-        ? Promise.resolve(new Set(indexed.files.map((file) => file.path)))
-        : definitionsOnly && ripgrep
-          ? definitionCandidates(ripgrep, request, matcher, workspace)
-          : wantContent && prefilter
-            ? prefilter(request)
-            : Promise.resolve(undefined);
-      // Without path results, a prefilter's candidate list replaces the walk (ripgrep applies the same ignore rules); with
-      // them, the index names the matching paths, else the folder is walked.
-      const pathsFromIndex = indexed?.paths;
-      const walking = wantPaths && !pathsFromIndex ? walkWorkspace(workspace, start, context.signal) : undefined;
-      const candidates = await prefiltered;
-      if (symbols && identifierQuery && candidates && !known) {
-        // ripgrep named the files; the index classifies those it holds unchanged, the rest are parsed.
-        const parseable = [...candidates].filter((path) => languageOfPath(path)?.grammar !== undefined);
-        known = await symbols.occurrences({ query: args.query, caseSensitive: matcher.caseSensitive, paths: parseable });
-      }
-      const listed = walking
-        ? await walking
-        : candidates
-          ? [...new Set([...candidates, ...(pathsFromIndex ?? [])])].sort(comparePaths)
-          : await walkWorkspace(workspace, start, context.signal);
-      const files = extensions ? listed.filter((path) => extensions.has(extensionOf(path))) : listed;
-      const outcome = await searchFiles(
-        { matcher, files, resultTypes, maxResults: args.max_results, candidates, candidatesExact: !indexed, known },
-        {
-          workspace,
-          parser,
-          cache,
-          signal: context.signal,
-          binaries: workspace.onDisk ? binariesOf(workspace.root) : undefined,
-          inFlight,
-          // Only while the index builds, and only with the grammars the worker loads (its own source: the installed packages).
-          assist:
-            symbols && !indexed && !options.grammarSource
-              ? (paths, sizeFirst) => symbols.assist({ query: args.query, paths, resultTypes, maxResults: args.max_results, sizeFirst })
-              : undefined,
-        },
-      );
-      const taken = snapshot ? await snapshot : undefined;
-      if (taken && results && !context.signal.aborted) results.store(cacheKey, taken, outcome, startedAtMs);
-      return respond(args.query, outcome);
-    }
-  }
 }

@@ -1,23 +1,20 @@
 // The symbol index itself, as held by its worker thread: one entry per file of a disk workspace, validated by size and
 // mtime, with every identifier node and the word tokens of code files. Node-only (sync file access keeps sweeps cheap).
-import { utimesSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 // The subpath, not the main entry: this runs in the index worker, which would otherwise load core's tokenizer.
 import { SerialQueue } from '@toolhost/core/serial-queue';
 import type { ChangeJournal } from './change-journal.js';
-import { readFileEntry, type FileEntry } from './file-entry.js';
 import type { SyntaxParser } from './grammar-loader.js';
 import { buildOrder } from './build-order.js';
-import { readIndexCache, writeIndexCache, INDEX_FORMAT } from './index-cache-file.js';
+import type { IndexCacheLimits } from './index-cache-limits.js';
+import { countEntries } from './index-counts.js';
 import { IndexEntries } from './index-entries.js';
+import { createIndexFileReader } from './index-file-reader.js';
 import { createIndexFreshness } from './index-freshness.js';
 import type { IndexLookupRequest, SymbolLookupRequest, TextLookupRequest } from './index-lookup-request.js';
 import { pathsHolding, storedOccurrences, symbolCandidates, textCandidates, type IndexedFile, type LookupAnswer } from './index-lookups.js';
+import { loadIndex, saveIndex } from './index-persistence.js';
 import { NameTable } from './name-table.js';
-import { statOf } from './sync-disk-workspace.js';
 import { trigramKeys } from './trigram-filter.js';
-import type { IndexCacheLimits } from './index-cache-limits.js';
-import { pruneIndexCache } from './index-cache-pruning.js';
 
 /** A search re-reads at most this many changed files itself; past that it scans while the index catches up in the background. */
 export const INLINE_REINDEX_LIMIT = 64;
@@ -84,59 +81,18 @@ export interface IndexStore {
 
 /** Creates the index of one disk workspace (used inside the index worker). */
 export function createIndexStore(options: IndexStoreOptions): IndexStore {
-  const { root, parser, journal } = options;
-  const absolute = (path: string) => (path ? join(root, path) : root);
+  const { root, parser, journal, cacheFile } = options;
   const names = new NameTable();
   const entries = new IndexEntries(journal);
   const { files, dirs } = entries;
   const freshness = createIndexFreshness(root, entries, journal);
+  const indexAll = createIndexFileReader({ root, entries, names, parser, yieldNow: options.yieldNow });
   let ready = false;
   let buildMs = 0;
   let fromCache = false;
   let catchingUp = false;
   /** Builds, lookups and background catch-ups run one at a time: each changes the entries the next one reads. */
   const queue = new SerialQueue();
-
-  const indexFile = async (path: string): Promise<void> => {
-    const indexedAtMs = Date.now();
-    const stat = statOf(absolute(path));
-    if (!stat || stat.kind !== 'file') {
-      entries.forgetFile(path);
-      return;
-    }
-    entries.dirty = true;
-    const entry: FileEntry = { size: stat.size, mtimeMs: stat.mtimeMs, indexedAtMs, kind: 'other' };
-    // A file with another name elsewhere can be written through that name, which raises no event in its folder here.
-    if (stat.links > 1) entry.linked = true;
-    // Stored before it is read: a file that cannot be read or parsed stays indexed as far as it got (with no trigram filter, a
-    // text search always reads it).
-    entries.put(path, entry);
-    await readFileEntry(entry, path, absolute(path), names, parser);
-  };
-
-  const indexAll = async (paths: Iterable<string>, yieldEvery: number) => {
-    let count = 0;
-    for (const path of paths) {
-      await indexFile(path);
-      if (++count % yieldEvery === 0) await options.yieldNow?.();
-    }
-  };
-
-  const load = (): boolean => {
-    const stored = options.cacheFile ? readIndexCache(options.cacheFile, root) : undefined;
-    if (!stored) return false;
-    names.restore(stored.names, stored.folds);
-    // The file's mtime is when it was last used: the cache folder's age limit must not take an index read every day.
-    try {
-      const now = new Date();
-      utimesSync(options.cacheFile!, now, now);
-    } catch {
-      // A read-only cache folder still serves the index.
-    }
-    for (const [dir, mtimeMs] of stored.dirs) dirs.set(dir, mtimeMs);
-    for (const [path, entry] of stored.files) entries.put(path, entry);
-    return true;
-  };
 
   /** Brings the entries under `start` up to date, then answers with `collect()` (and the matching paths when asked). */
   const answer = (
@@ -172,7 +128,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
         const started = performance.now();
         // Messages first: a scan that asked before the build began holds it back before the walk, not after.
         await options.yieldNow?.();
-        if (load()) {
+        if (cacheFile && loadIndex(cacheFile, root, names, entries)) {
           fromCache = true;
           // Watched before they are checked, so a change during the check is heard.
           for (const dir of [...dirs.keys()].sort()) journal?.watch(dir);
@@ -197,14 +153,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       return storedOccurrences(entries, names, request);
     },
     stats() {
-      let parsed = 0;
-      let occurrences = 0;
-      let arrayBytes = 0;
-      for (const entry of files.values()) {
-        if (entry.kind === 'parsed') parsed++;
-        occurrences += (entry.occurrences?.length ?? 0) / 2;
-        arrayBytes += (entry.folds?.byteLength ?? 0) + (entry.occurrences?.byteLength ?? 0) + (entry.grams?.byteLength ?? 0);
-      }
+      const { parsed, occurrences, arrayBytes } = countEntries(files.values());
       return {
         files: files.size,
         parsed,
@@ -219,12 +168,7 @@ export function createIndexStore(options: IndexStoreOptions): IndexStore {
       };
     },
     save() {
-      if (!options.cacheFile || !entries.dirty || !ready) return;
-      const stored = { format: INDEX_FORMAT, root, names: names.names, folds: names.folds, dirs: [...dirs], files: [...files] };
-      if (writeIndexCache(options.cacheFile, stored)) {
-        entries.dirty = false;
-        pruneIndexCache(dirname(options.cacheFile), basename(options.cacheFile), options.cacheLimits);
-      }
+      if (cacheFile && entries.dirty && ready) saveIndex(cacheFile, root, names, entries, options.cacheLimits);
     },
   };
 }

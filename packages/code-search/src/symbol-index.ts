@@ -1,10 +1,11 @@
 import type { IndexCacheLimits } from './index-cache-limits.js';
 import type { IndexStats } from './index-store.js';
 import type { IndexedFile } from './index-lookups.js';
-import type { WorkerRequest, WorkerResponse } from './symbol-index-protocol.js';
+import type { WorkerResponse } from './symbol-index-protocol.js';
 import type { ResultType } from './code-search-schema.js';
 import type { SymbolLookupRequest, TextLookupRequest } from './index-lookup-request.js';
 import { createAssistAnswers, createClaimSlots, scanAssistOver, type ScanAssist } from './scan-assist.js';
+import { connectIndexWorker } from './symbol-index-connection.js';
 
 /** What an index lookup names: candidate files, and the files whose path holds the query when asked. */
 export interface IndexLookup {
@@ -79,35 +80,12 @@ function lookupOf(response: WorkerResponse | undefined): IndexLookup | undefined
   return { files: response.answer.files, paths: response.answer.paths };
 }
 
-/** How long close() lets the worker save and end by itself before it is terminated. */
-const CLOSE_GRACE_MS = 5000;
-
 /** The cache file of a workspace root inside `cacheDir`. */
 export async function symbolIndexCacheFile(root: string, cacheDir: string | false | undefined): Promise<string | undefined> {
   if (cacheDir === false) return undefined;
   const [crypto, os, path] = await Promise.all([import('node:crypto'), import('node:os'), import('node:path')]);
   const folder = cacheDir ?? path.join(os.tmpdir(), 'toolhost-code-search');
   return path.join(folder, `index-${crypto.createHash('sha256').update(root).digest('hex').slice(0, 24)}.v8`);
-}
-
-type WorkerConstructor = typeof import('node:worker_threads').Worker;
-
-/**
- * Starts the worker entry beside this module: dist/symbol-index-worker.js in the built package (from the ESM and the CJS
- * build alike). Run from sources (tests, benchmarks), the entry is TypeScript: it is required through the tsx loader, whose
- * require hook also works in worker threads.
- */
-async function startWorker(
-  Worker: WorkerConstructor,
-  workerData: { root: string; cacheFile?: string; cacheLimits?: IndexCacheLimits; watch: boolean },
-) {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './symbol-index-worker.ts' : './symbol-index-worker.js', import.meta.url);
-  if (!fromSource) return new Worker(url, { workerData });
-  const [{ createRequire }, { fileURLToPath }] = await Promise.all([import('node:module'), import('node:url')]);
-  const loader = createRequire(import.meta.url).resolve('tsx/cjs');
-  const bootstrap = `require(${JSON.stringify(loader)}); require(${JSON.stringify(fileURLToPath(url))});`;
-  return new Worker(bootstrap, { eval: true, workerData });
 }
 
 /**
@@ -120,119 +98,40 @@ export function createSymbolIndex(root: string, options: SymbolIndexOptions = {}
 
 /** {@link createSymbolIndex} with what a scan asks of the worker; the worker starts once `startAfter` settles. */
 export function startSymbolIndex(root: string, options: SymbolIndexOptions = {}, startAfter?: Promise<void>): SymbolIndex & ScanSupport {
-  /** An answer awaited, and what takes the parts that come before it. */
-  type Pending = { resolve: (response: WorkerResponse) => void; part?: (response: WorkerResponse) => void };
-  const pending = new Map<number, Pending>();
-  let nextId = 1;
-  let closed = false;
-  /** close() was called: a worker not started yet never starts. */
-  let closing = false;
-  let markReady: (value: boolean) => void = () => {};
-  const ready = new Promise<boolean>((resolve) => (markReady = resolve));
-  let isReady = false;
-  let exited: Promise<void> = Promise.resolve();
-  let running = false;
-  let busy = () => {};
-
-  const settleAll = () => {
-    for (const entry of pending.values()) entry.resolve({ id: 0, type: 'error', message: 'index closed' });
-    pending.clear();
-  };
-
-  const workerPromise = (async () => {
-    const [{ Worker }, cacheFile] = await Promise.all([
-      import('node:worker_threads'),
-      symbolIndexCacheFile(root, options.cacheDir),
-      startAfter,
-    ]);
-    if (closed || closing) return undefined;
-    const worker = await startWorker(Worker, { root, cacheFile, cacheLimits: options.cacheLimits, watch: options.watch ?? true });
-    // Referenced while it builds or answers; idle, it never keeps the process alive (close() still stops it).
-    const idle = () => {
-      if (pending.size === 0 && (isReady || closed)) worker.unref();
-    };
-    busy = () => worker.ref();
-    running = true;
-    exited = new Promise((resolve) => worker.once('exit', () => resolve()));
-    worker.on('message', (response: WorkerResponse) => {
-      if (response.id === 0) {
-        isReady = response.type === 'ready';
-        markReady(isReady);
-        if (!isReady) void worker.terminate();
-        idle();
-        return;
-      }
-      const entry = pending.get(response.id);
-      if (response.type === 'assistedFile') return entry?.part?.(response);
-      pending.delete(response.id);
-      idle();
-      entry?.resolve(response);
-    });
-    worker.on('error', () => {
-      markReady(false);
-      settleAll();
-    });
-    worker.once('exit', () => {
-      running = false;
-      markReady(false);
-      isReady = false;
-      settleAll();
-    });
-    return worker;
-  })().catch(() => {
-    markReady(false);
-    return undefined;
-  });
-
+  const cacheFile = symbolIndexCacheFile(root, options.cacheDir);
+  const worker = connectIndexWorker({ root, cacheFile, cacheLimits: options.cacheLimits, watch: options.watch ?? true }, startAfter);
   let nextScan = 1;
-  /** Posts a message that has no answer. */
-  const tell = async (request: WorkerRequest) => {
-    const worker = await workerPromise;
-    if (worker && !closed && running) worker.postMessage(request);
-  };
-
-  type Body<T> = T extends unknown ? Omit<T, 'id'> : never;
-  const ask = async (request: Body<WorkerRequest>, part?: Pending['part']): Promise<WorkerResponse | undefined> => {
-    const worker = await workerPromise;
-    if (!worker || closed || !running) return undefined;
-    const id = nextId++;
-    return new Promise((resolve) => {
-      pending.set(id, { resolve, part });
-      busy();
-      worker.postMessage({ ...request, id });
-    });
-  };
 
   return {
-    ready,
+    ready: worker.ready,
     get running() {
-      return running;
+      return worker.running;
     },
     pauseBuild() {
-      if (isReady || closed) return () => {};
+      if (worker.isReady || worker.closed) return () => {};
       const scan = nextScan++;
-      void tell({ id: 0, type: 'pause', scan });
+      void worker.tell({ id: 0, type: 'pause', scan });
       let resumed = false;
       return () => {
         if (resumed) return;
         resumed = true;
-        void tell({ id: 0, type: 'resume', scan });
+        void worker.tell({ id: 0, type: 'resume', scan });
       };
     },
     assist({ query, paths, resultTypes, maxResults, sizeFirst }) {
-      if (closed || isReady || paths.length === 0) return undefined;
+      if (worker.closed || worker.isReady || paths.length === 0) return undefined;
       const slots = createClaimSlots(paths.length);
       if (!slots) return undefined;
       const request = { type: 'assist' as const, query, paths: [...paths], resultTypes: [...resultTypes], maxResults, sizeFirst };
       const answers = createAssistAnswers();
       const deliver = (response: WorkerResponse) => response.type === 'assistedFile' && answers.deliver(response.file);
       // Whatever ends the request (its last answer, an error, the worker's exit), files not answered by then get no answer.
-      void ask({ ...request, slots: slots.buffer as SharedArrayBuffer }, deliver).then(answers.finish, answers.finish);
+      void worker.ask({ ...request, slots: slots.buffer as SharedArrayBuffer }, deliver).then(answers.finish, answers.finish);
       return scanAssistOver(slots, paths.length, answers);
     },
     async lookup({ query, caseSensitive, start, extensions, only, paths }) {
-      if (!isReady) return undefined;
-      const response = await ask({
+      if (!worker.isReady) return undefined;
+      const response = await worker.ask({
         type: 'lookup',
         query,
         caseSensitive,
@@ -244,8 +143,8 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
       return lookupOf(response);
     },
     async textLookup({ query, caseSensitive, start, extensions, identifiers, paths }) {
-      if (!isReady) return undefined;
-      const response = await ask({
+      if (!worker.isReady) return undefined;
+      const response = await worker.ask({
         type: 'textLookup',
         query,
         caseSensitive,
@@ -258,32 +157,17 @@ export function startSymbolIndex(root: string, options: SymbolIndexOptions = {},
     },
     async occurrences({ query, caseSensitive, paths }) {
       const known = new Map<string, IndexedFile>();
-      if (paths.length === 0 || !isReady) return known;
-      const response = await ask({ type: 'occurrences', query, caseSensitive, paths: [...paths] });
+      if (paths.length === 0 || !worker.isReady) return known;
+      const response = await worker.ask({ type: 'occurrences', query, caseSensitive, paths: [...paths] });
       if (response?.type === 'occurrences') for (const file of response.files) known.set(file.path, file);
       return known;
     },
     async stats() {
-      const response = await ask({ type: 'stats' });
+      const response = await worker.ask({ type: 'stats' });
       return response?.type === 'stats' ? response.stats : undefined;
     },
-    async close() {
-      if (closed) return exited;
-      closing = true;
-      const worker = await workerPromise;
-      if (worker) {
-        const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
-        await ask({ type: 'close' });
-        closed = true;
-        // The worker ends by itself once its last reads settle, and is terminated only past the grace time: terminated in the
-        // middle of a read (a module, a grammar), it would leave that file's descriptor open in the process.
-        await exited;
-        clearTimeout(timer);
-      }
-      closed = true;
-      markReady(false);
-      settleAll();
-      await exited;
+    close() {
+      return worker.close();
     },
   };
 }
