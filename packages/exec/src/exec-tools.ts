@@ -111,7 +111,8 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
     notes: string[],
   ): Promise<ToolResult> => {
     await session.waitForExit(Math.max(0, yieldMs - (performance.now() - started)), context.signal);
-    if (context.signal.aborted && !session.exit && !closed) {
+    const cancelled = context.signal.aborted && !session.exit && !closed;
+    if (cancelled) {
       // The caller cancelled the call: kill the command's whole tree and report how it ended.
       await session.terminate().catch(() => {});
       await session.waitForExit(5_000);
@@ -131,6 +132,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
       exitCode: exit?.exitCode,
       sessionId: session.id,
       notes,
+      cancelled,
       captured,
       tokenizer: context.tokenizer,
       maxOutputTokens: context.maxOutputTokens,

@@ -13,6 +13,7 @@ import { openWorkspaceForEdits } from '@toolhost/patch';
 import { builtinDefinition, profileTools } from './builtin-tools.js';
 import type { ToolResultFor } from './builtin-tool-specs.js';
 import { callContext } from './call-context.js';
+import { runCommand } from './command-runs.js';
 import { createCatalogVisibility } from './catalog-visibility.js';
 import { createDispatch } from './dispatch-call.js';
 import { createEditPath } from './edit-path.js';
@@ -112,7 +113,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       ? (args as { cmd: string }).cmd
       : undefined;
 
-  return {
+  const runtime: ToolRuntime = {
     get tools() {
       return visibleDefinitions();
     },
@@ -151,6 +152,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
           originalTokens: original !== undefined && original !== result.output ? () => options.tokenizer.count(original) : undefined,
         };
       })) as ToolResultFor<Name>;
+    },
+    run(command, runOptions) {
+      return runCommand(runtime, command, runOptions);
     },
     readPath(path) {
       lifecycle.assertOpen();
@@ -204,4 +208,5 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       });
     },
   };
+  return runtime;
 }
