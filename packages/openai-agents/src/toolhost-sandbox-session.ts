@@ -132,7 +132,7 @@ export function createToolHostSandboxSession(parts: ToolHostSandboxSessionParts)
       });
       const { result } = step;
       if (!result.ok) return { output: result.output, stdout: '', stderr: result.output, wallTimeSeconds: 0, exitCode: null };
-      // A patch sent as a command is answered by the host itself (no command ran): its whole text is the output.
+      // For a patch sent as a command the host answers itself (no command ran), the step's output is its whole text.
       const { sessionId } = step;
       const originalTokenCount = result.data?.original_token_count;
       return {
