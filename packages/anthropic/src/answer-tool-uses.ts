@@ -1,4 +1,4 @@
-import type { ToolHost, ToolResult } from 'toolhost';
+import { toolListChange, type ToolHost, type ToolResult } from 'toolhost';
 import { ANTHROPIC_BASH_TOOL } from './anthropic-tools.js';
 import { runBash, type BashOptions } from './bash-session.js';
 import type { AnthropicToolResultBlock, AnthropicToolUseBlock } from './messages-types.js';
@@ -42,16 +42,6 @@ function isToolUse(block: unknown): block is AnthropicToolUseBlock {
   return candidate?.type === 'tool_use' && typeof candidate.id === 'string' && typeof candidate.name === 'string';
 }
 
-/** The tools a search_tools result loaded or found callable: weak matches it did not load are not referenced. */
-function referencedTools(result: ToolResult): string[] {
-  const matches = result.data?.matches;
-  if (!result.ok || !Array.isArray(matches)) return [];
-  return matches
-    .filter((match) => (match as { available?: unknown }).available !== 'not_loaded')
-    .map((match) => (match as { name?: unknown }).name)
-    .filter((name): name is string => typeof name === 'string');
-}
-
 /**
  * Runs every `tool_use` block of an assistant message through the host, in order, and returns the `tool_result`
  * blocks for the next user message; failed calls carry `is_error: true`. `bash` runs on the host's persistent shell and
@@ -85,13 +75,15 @@ export async function answerToolUses(
     else result = await host.call(block.name, block.input ?? {}, { callId: block.id });
     options.onResult?.(block, result);
     const answer: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.output };
-    const references = options.toolReferences && block.name === 'search_tools' ? referencedTools(result) : [];
+    // The tools search_tools loaded or found callable are referenced; weak matches it did not load are not.
+    const change = options.toolReferences && block.name === 'search_tools' ? toolListChange(result) : undefined;
+    const references = change?.offered ?? [];
     if (references.length) {
       answer.content = [
         { type: 'text', text: result.output },
         ...references.map((name) => ({ type: 'tool_reference' as const, tool_name: name })),
       ];
-      if (Array.isArray(result.data?.expanded) && result.data.expanded.length) host.nextSegment?.();
+      if (change?.changed) host.nextSegment?.();
     }
     if (!result.ok) answer.is_error = true;
     results.push(answer);

@@ -1,4 +1,14 @@
-import { ANTHROPIC_NATIVE_VOCABULARY, errorResult, okResult, SerialQueue, type ToolHost, type ToolResult } from 'toolhost';
+import {
+  ANTHROPIC_NATIVE_VOCABULARY,
+  errorResult,
+  killCommand,
+  okResult,
+  pollCommand,
+  SerialQueue,
+  startCommand,
+  type ToolHost,
+  type ToolResult,
+} from 'toolhost';
 
 /** Options of Anthropic's bash tool. */
 export interface BashOptions {
@@ -35,11 +45,6 @@ const POLL_MS = 250;
 /** Texts of this tool name `bash` only: the model was given no exec_command or write_stdin. */
 const vocabulary = ANTHROPIC_NATIVE_VOCABULARY;
 
-function outputText(output: string): string {
-  const index = output.indexOf('\nOutput:\n');
-  return index < 0 ? '' : output.slice(index + '\nOutput:\n'.length);
-}
-
 function randomTag(): string {
   return Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 }
@@ -60,17 +65,16 @@ async function stop(host: BashHost, state: BashState): Promise<void> {
   state.sessionId = undefined;
   state.folder = undefined;
   if (sessionId === undefined) return;
-  // An already-cancelled poll kills the session's whole process tree.
-  await host.call('write_stdin', { session_id: sessionId, chars: '' }, { signal: AbortSignal.abort(), vocabulary });
+  await killCommand(host, sessionId, { vocabulary });
 }
 
 async function start(host: BashHost, state: BashState, callId: string | undefined): Promise<ToolResult | undefined> {
-  const started = await host.call('exec_command', { cmd: START_SHELL, yield_time_ms: POLL_MS }, { callId, vocabulary });
-  if (!started.ok || typeof started.data?.session_id !== 'number' || typeof started.data?.exit_code === 'number') {
-    const reason = started.ok ? outputText(started.output).trim() || 'it exited at once' : `error ${started.error?.code ?? 'tool_failed'}`;
+  const started = await startCommand(host, START_SHELL, { yieldMs: POLL_MS, callId, vocabulary });
+  if (!started.running || started.sessionId === undefined) {
+    const reason = started.ok ? started.output.trim() || 'it exited at once' : `error ${started.result.error?.code ?? 'tool_failed'}`;
     return errorResult('spawn_failed', `The bash shell could not start (${reason}); call bash again to retry.`);
   }
-  state.sessionId = started.data.session_id;
+  state.sessionId = started.sessionId;
   return undefined;
 }
 
@@ -99,29 +103,27 @@ async function runCommand(host: BashHost, state: BashState, command: string, opt
   let chars = script;
   for (;;) {
     // No abort signal: cancelling a poll kills the shell, and a command that completes near the deadline keeps it.
-    const polled = await host.call(
-      'write_stdin',
-      {
-        session_id: sessionId,
-        chars,
-        yield_time_ms: Math.max(1, Math.min(POLL_MS, Math.ceil(deadline - performance.now()))),
-        max_output_tokens: 50_000,
-      },
-      { callId: options.callId, vocabulary },
-    );
+    const polled = await pollCommand(host, sessionId, {
+      chars,
+      yieldMs: Math.max(1, Math.min(POLL_MS, Math.ceil(deadline - performance.now()))),
+      maxOutputTokens: 50_000,
+      callId: options.callId,
+      vocabulary,
+    });
     chars = '';
     if (!polled.ok) {
+      const code = polled.result.error?.code ?? 'session_exited';
       state.sessionId = undefined;
       state.folder = undefined;
       return errorResult(
-        polled.error?.code ?? 'session_exited',
+        code,
         thenLine(
           text,
-          `The bash shell is gone (error ${polled.error?.code ?? 'session_exited'}); the next command starts a new one, so the working folder and variables are reset.`,
+          `The bash shell is gone (error ${code}); the next command starts a new one, so the working folder and variables are reset.`,
         ),
       );
     }
-    text += outputText(polled.output);
+    text += polled.output;
     const done = sentinel.exec(text);
     if (done) {
       const body = text.slice(0, done.index);
@@ -133,12 +135,12 @@ async function runCommand(host: BashHost, state: BashState, command: string, opt
       const budgeted = await host.budget('bash', shown, options.maxOutputTokens);
       return okResult(budgeted.output);
     }
-    if (typeof polled.data?.exit_code === 'number') {
+    if (polled.exitCode !== undefined) {
       state.sessionId = undefined;
       state.folder = undefined;
       const budgeted = await host.budget(
         'bash',
-        thenLine(text, `[the shell exited with code ${polled.data.exit_code}; the next command starts a new one]`),
+        thenLine(text, `[the shell exited with code ${polled.exitCode}; the next command starts a new one]`),
         options.maxOutputTokens,
       );
       return okResult(budgeted.output);

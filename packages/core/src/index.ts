@@ -21,6 +21,7 @@ export {
   type ToolRole,
   type ToolAnnotations,
 } from './tool-result.js';
+export { withCommandChunk, commandChunkOf, type CommandChunk } from './command-chunk.js';
 export { toJsonSchema, toDataJsonSchema, boundIntegers } from './json-schema.js';
 export { gptTokenizer, approximateTokenizer, type Tokenizer } from './tokenizer.js';
 export {

@@ -1,4 +1,4 @@
-import { budgetHeadTail, okResult, truncationMarker, type Tokenizer, type ToolResult } from '@toolhost/core';
+import { budgetHeadTail, okResult, truncationMarker, withCommandChunk, type Tokenizer, type ToolResult } from '@toolhost/core';
 import { formatExecOutput, newChunkId, type ExecOutputParts } from './exec-output.js';
 import type { CapturedText } from './output-window.js';
 
@@ -19,6 +19,8 @@ export interface ExecResponseInput {
   /** Set while the process is still running. */
   sessionId?: number;
   notes?: string[];
+  /** Whether the call was cancelled and the command killed (one of the notes says so). */
+  cancelled?: boolean;
   /** The chunk id to show (default: random). */
   chunkId?: string;
   captured: CapturedText;
@@ -26,6 +28,12 @@ export interface ExecResponseInput {
   maxOutputTokens: number;
   /** Returns the spool file holding the complete output; called only when the preview leaves something out. */
   spoolPath(): string | undefined;
+}
+
+/** A response text and the preview it shows under `Output:`. */
+interface ExecText {
+  output: string;
+  preview: string;
 }
 
 /** Tokens of the whole window, and whether the count is an estimate. */
@@ -65,7 +73,7 @@ function compactResponse(
   omittedTokens: number,
   limit: number,
   tokenizer: Tokenizer,
-): string {
+): ExecText {
   const header = formatExecOutput({ ...parts, preview: '' })
     .split('\n')
     .slice(0, -2);
@@ -90,12 +98,12 @@ function compactResponse(
     }
   }
   for (let index = 0; index < header.length; index++) if (!chosen[index]) tryLine(index);
-  const compact = render(chosen, pathLines);
+  const compact = { output: render(chosen, pathLines), preview: pathLines.length === 2 ? pathLines[1] : '' };
   const omitted = omittedTokens > 0;
   if (status >= 0 && chosen[status] && (pathLines.length > 0 || !omitted)) return compact;
   // Too small a budget for the header's status line and the spool path: the shortest forms that still say how the
   // process stands and that output was left out.
-  for (const form of statusForms(parts, omitted)) if (tokenizer.isWithin(form, limit)) return form;
+  for (const form of statusForms(parts, omitted)) if (tokenizer.isWithin(form, limit)) return { output: form, preview: '' };
   return compact;
 }
 
@@ -148,7 +156,7 @@ function previewByCharacters(
   limit: number,
   tokenizer: Tokenizer,
   note: string | undefined,
-): string | undefined {
+): ExecText | undefined {
   const perToken = counted.charsPerToken ?? 4;
   const markerTokens = tokenizer.count(truncationMarker(counted.tokens, true, note));
   let room = available - markerTokens;
@@ -157,8 +165,9 @@ function previewByCharacters(
     const tailSource = source.tail.length > 0 ? source.tail : source.head;
     const tail = tailByChars(tailSource, (room / 2) * perToken * 0.95, source.tail.length > 0 ? 0 : head.length);
     const omitted = Math.max(1, Math.round(counted.tokens - (head.length + tail.length) / perToken));
-    const output = formatExecOutput({ ...parts, preview: head + truncationMarker(omitted, true, note) + tail });
-    if (tokenizer.isWithin(output, limit)) return output;
+    const preview = head + truncationMarker(omitted, true, note) + tail;
+    const output = formatExecOutput({ ...parts, preview });
+    if (tokenizer.isWithin(output, limit)) return { output, preview };
     room = Math.floor(room * 0.8);
   }
   return undefined;
@@ -193,6 +202,7 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
   let truncated = !complete;
   let spoolPath: string | undefined;
   let output = '';
+  let shown = '';
   let fitted = false;
   if (counted.estimated && !wholeMayFit && available > 0) {
     truncated = true;
@@ -208,7 +218,7 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
       note,
     );
     if (fast !== undefined) {
-      output = fast;
+      ({ output, preview: shown } = fast);
       fitted = true;
     }
   }
@@ -231,6 +241,7 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
       preview = budgeted.text;
     }
     output = formatExecOutput({ ...parts, preview });
+    shown = preview;
     const total = tokenizer.count(output);
     if (total <= limit) {
       fitted = true;
@@ -241,12 +252,12 @@ export function buildExecResponse(input: ExecResponseInput): ToolResult {
   if (!fitted) {
     truncated = true;
     spoolPath ??= input.spoolPath();
-    output = compactResponse({ ...parts, preview: '' }, spoolPath, originalTokens, limit, tokenizer);
+    ({ output, preview: shown } = compactResponse({ ...parts, preview: '' }, spoolPath, originalTokens, limit, tokenizer));
   }
   const data: Record<string, unknown> = {};
   if (parts.sessionId !== undefined) data.session_id = parts.sessionId;
   if (parts.exitCode !== undefined) data.exit_code = parts.exitCode;
   Object.assign(data, { wall_time_ms: Math.round(input.wallTimeMs), original_token_count: originalTokens, truncated });
   if (spoolPath !== undefined) data.spool_path = spoolPath;
-  return okResult(output, data);
+  return withCommandChunk(okResult(output, data), { output: shown, cancelled: input.cancelled === true });
 }

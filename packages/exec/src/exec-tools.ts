@@ -1,13 +1,4 @@
-import {
-  ErrorCode,
-  SerialQueue,
-  errorResult,
-  type EnvironmentProcesses,
-  type ShellEnvironmentPolicy,
-  type ToolContext,
-  type ToolImplementation,
-  type ToolResult,
-} from '@toolhost/core';
+import { ErrorCode, errorResult, type EnvironmentProcesses, type ShellEnvironmentPolicy, type ToolImplementation } from '@toolhost/core';
 import {
   execCommandSchema,
   normalizeWriteStdinArgs,
@@ -17,15 +8,12 @@ import {
   type WriteStdinArgs,
 } from './exec-schema.js';
 import { defaultExecGateway, type ExecGateway } from './exec-gateway.js';
-import { buildExecResponse } from './exec-response.js';
-import { ExecSession } from './exec-session.js';
-import { createFlowControl } from './flow-control.js';
+import { createResponder } from './exec-respond.js';
+import type { ExecSession } from './exec-session.js';
+import { createSpawner } from './exec-spawn.js';
 import type { Executor } from './executor.js';
 import { createLocalProcesses } from './local-environment.js';
-import { PipeCapture, TerminalCapture } from './output-capture.js';
-import { SessionSpool } from './session-spool.js';
 import { randomBytes } from 'node:crypto';
-import { SESSION_MARKER_VARIABLE } from './process-tree.js';
 import { SessionTable } from './session-table.js';
 import { commandFolder } from './command-folder.js';
 import { commandVariables } from './command-variables.js';
@@ -79,20 +67,13 @@ export function clampYieldTime(ms: number): number {
 export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
   const gateway = options.gateway ?? defaultExecGateway;
   const maxSessions = Math.max(1, Math.floor(options.maxSessions ?? DEFAULT_MAX_SESSIONS));
-  const rows = options.terminalSize?.rows ?? 24;
-  const cols = options.terminalSize?.cols ?? 80;
   const processes = options.processes ?? createLocalProcesses();
-  const pipeExecutor = options.executors?.pipe ?? processes.executor('pipe');
-  const ptyExecutor = options.executors?.pty;
   const { base: baseEnv, terminalType, lookup: lookupEnv } = commandVariables(processes, options.shellEnvironment, options.env);
-  /** Every process a command starts inherits `TOOLHOST_SESSION=<hostId>-<session id>`, so close() finds all of them. */
   const hostId = randomBytes(6).toString('hex');
   /** Kills and releases still in flight, awaited by close(). */
   const background = new Set<Promise<unknown>>();
   let closed = false;
   let closing: Promise<void> | undefined;
-
-  const spawnQueue = new SerialQueue();
 
   const track = (promise: Promise<unknown>) => {
     const tracked = promise.catch(() => {});
@@ -102,51 +83,18 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
 
   const sessions = new SessionTable<ExecSession>({ maxSessions, onPrune: (victim) => track(victim.kill()) });
 
-  /** Waits for exit or the yield time, then reads the new output and builds the response. */
-  const respond = async (
-    session: ExecSession,
-    started: number,
-    yieldMs: number,
-    context: ToolContext,
-    notes: string[],
-  ): Promise<ToolResult> => {
-    await session.waitForExit(Math.max(0, yieldMs - (performance.now() - started)), context.signal);
-    if (context.signal.aborted && !session.exit && !closed) {
-      // The caller cancelled the call: kill the command's whole tree and report how it ended.
-      await session.terminate().catch(() => {});
-      await session.waitForExit(5_000);
-      notes.push('Note: the call was cancelled, so the command and every process it started were killed.');
-    }
-    // Read the exit state before the output: once exited, the output is drained, so this read holds all of it.
-    const exit = session.exit;
-    const wallTimeMs = performance.now() - started;
-    // Whether processes of the command remain is looked up (in /proc) while the response is built.
-    const lingering = exit ? session.hasLingeringProcesses() : undefined;
-    lingering?.catch(() => {});
-    const captured = await session.read();
-    // Once the process has exited and its output is read, an open spool file is finished while the response is built.
-    const releasedEarly = exit && session.spoolOpen ? session.release() : undefined;
-    const result = buildExecResponse({
-      wallTimeMs,
-      exitCode: exit?.exitCode,
-      sessionId: session.id,
-      notes,
-      captured,
-      tokenizer: context.tokenizer,
-      maxOutputTokens: context.maxOutputTokens,
-      spoolPath: () => session.spoolPath(),
-    });
-    if (exit) {
-      sessions.reportExit(session, exit.exitCode);
-      // Free the buffers; the response names the spool file: let it hold every byte before the caller can read it.
-      const released = releasedEarly ?? session.release();
-      track(released);
-      // Keep the session only while processes of it remain, so pruning and close() kill them.
-      if (!(await lingering)) sessions.remove(session.id);
-      if (result.data?.spool_path !== undefined) await released;
-    } else sessions.announce(session);
-    return result;
-  };
+  const respond = createResponder({ sessions, track, isClosed: () => closed });
+  const spawn = createSpawner({
+    sessions,
+    hostId,
+    baseEnv,
+    terminalType,
+    terminalSize: { rows: options.terminalSize?.rows ?? 24, cols: options.terminalSize?.cols ?? 80 },
+    pipeExecutor: options.executors?.pipe ?? processes.executor('pipe'),
+    ptyExecutor: options.executors?.pty,
+    processes,
+    onOutput: options.onOutput,
+  });
 
   const execCommand: ToolImplementation = {
     name: 'exec_command',
@@ -178,42 +126,7 @@ export function createExecTools(options: ExecToolsOptions = {}): ExecTools {
       const shell = processes.shell(context.shell, args.cmd, lookupEnv);
       if (!shell.ok) return errorResult(ErrorCode.SpawnFailed, shell.message);
       if (closed) return errorResult(ErrorCode.ToolFailed, 'exec_command is unavailable because the tool host is closing.');
-      // Pruning, spawning and registering run one call at a time, so concurrent calls cannot overshoot the limit.
-      const spawned = await spawnQueue.run(async () => {
-        const notes = sessions.prune();
-        const id = sessions.allocateId();
-        const marker = `${hostId}-${id}`;
-        const env = {
-          ...baseEnv,
-          TERM: terminalType ?? (args.tty ? 'xterm-256color' : 'dumb'),
-          [SESSION_MARKER_VARIABLE]: marker,
-        };
-        let child;
-        try {
-          const executor = args.tty ? (ptyExecutor ?? processes.executor('pty')) : pipeExecutor;
-          child = await executor.spawn({ file: shell.file, args: shell.args, cwd, env, rows, cols });
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          return errorResult(ErrorCode.SpawnFailed, `Could not start ${shell.file}: ${message}`);
-        }
-        const flow = createFlowControl(child);
-        const session = new ExecSession({
-          id,
-          cmd: args.cmd,
-          tty: args.tty,
-          process: child,
-          flow,
-          capture: args.tty
-            ? new TerminalCapture({ rows, cols, flow, decode: Boolean(options.onOutput) })
-            : new PipeCapture(undefined, { decode: Boolean(options.onOutput) }),
-          spool: new SessionSpool(context.spool, `exec-${id}`),
-          onOutput: options.onOutput,
-          marker,
-          processes,
-        });
-        sessions.add(session);
-        return { session, notes };
-      });
+      const spawned = await spawn({ cmd: args.cmd, tty: args.tty, file: shell.file, args: shell.args, cwd }, context);
       if ('ok' in spawned) return spawned;
       const { session, notes } = spawned;
       if (closed) track(session.kill());

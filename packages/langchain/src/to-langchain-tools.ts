@@ -1,6 +1,6 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import type { JsonSchema, ToolDefinition, ToolHost, ToolResult } from 'toolhost';
+import { toolListChange, type JsonSchema, type ToolDefinition, type ToolHost, type ToolResult } from 'toolhost';
 
 /** The part of a tool host the LangChain adapter uses (a real host or the fake one). */
 export type LangChainToolHost = Pick<ToolHost, 'tools' | 'call'>;
@@ -56,18 +56,12 @@ export function toLangChainTool(host: Pick<ToolHost, 'call'>, definition: ToolDe
   return hostTool(host, definition, (result) => result.output);
 }
 
-interface SearchMatchData {
-  name: string;
-  available: string;
-}
-
 /**
  * search_tools' answer for an agent whose tool list is fixed when it is created: the tools it loaded will never be
  * offered, so the line that calls them callable from the next request is replaced by one that says they are not.
  */
 function fixedListSearchText(result: ToolResult): string {
-  const matches = (result.data as { matches?: SearchMatchData[] } | undefined)?.matches;
-  const loaded = (matches ?? []).filter((match) => match.available === 'next_request').map((match) => match.name);
+  const loaded = toolListChange(result).nextRequest;
   if (loaded.length === 0) return result.output;
   const promise = `Loaded for your next request (callable from then on): ${loaded.join(', ')}.`;
   const fixed = `Not callable in this agent (its tool list was fixed when it was created): ${loaded.join(', ')}.`;

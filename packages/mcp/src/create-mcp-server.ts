@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolHost, ToolResult, ToolRole } from 'toolhost';
+import { toolListChange, type ToolHost, type ToolResult, type ToolRole } from 'toolhost';
 
 /** The part of a tool host the MCP server uses (a real host or the fake one). */
 export type McpToolHost = Pick<ToolHost, 'tools' | 'call' | 'nextSegment'>;
@@ -89,8 +89,7 @@ export function createMcpServer(host: McpToolHost, options: McpServerOptions = {
       if (timer) clearInterval(timer);
     }
     options.onResult?.(name, result);
-    const expanded = result.data?.expanded;
-    if (definition?.role === 'catalog' && result.ok && Array.isArray(expanded) && expanded.length > 0) {
+    if (definition?.role === 'catalog' && toolListChange(result).changed) {
       host.nextSegment();
       await server.sendToolListChanged();
     }

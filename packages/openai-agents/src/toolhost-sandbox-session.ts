@@ -1,5 +1,5 @@
-import { ToolHostError, type Workspace } from 'toolhost';
-import { createAgentsEditor, execOutputText, type AgentsEditor } from '@toolhost/openai';
+import { startCommand, ToolHostError, type Workspace } from 'toolhost';
+import { createAgentsEditor, type AgentsEditor } from '@toolhost/openai';
 import {
   Manifest,
   type ExecCommandArgs,
@@ -123,20 +123,26 @@ export function createToolHostSandboxSession(parts: ToolHostSandboxSessionParts)
       return (await host.call('exec_command', execArguments(args))).output;
     },
     async exec(args) {
-      const result = await host.call('exec_command', execArguments(args));
+      refuseRunAs(args.runAs);
+      const step = await startCommand(host, args.cmd, {
+        workdir: args.workdir,
+        tty: args.tty ?? false,
+        yieldMs: args.yieldTimeMs,
+        maxOutputTokens: args.maxOutputTokens,
+      });
+      const { result } = step;
       if (!result.ok) return { output: result.output, stdout: '', stderr: result.output, wallTimeSeconds: 0, exitCode: null };
-      // A patch sent as a command is answered by the host itself (no command ran): its whole text is the output.
-      const body = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
-      const data = result.data;
-      const sessionId = data?.session_id;
+      // For a patch sent as a command the host answers itself (no command ran), the step's output is its whole text.
+      const { sessionId } = step;
+      const originalTokenCount = result.data?.original_token_count;
       return {
-        output: body,
-        stdout: body,
+        output: step.output,
+        stdout: step.output,
         stderr: '',
-        wallTimeSeconds: (data?.wall_time_ms ?? 0) / 1000,
-        exitCode: data?.exit_code ?? null,
+        wallTimeSeconds: step.wallTimeMs / 1000,
+        exitCode: step.exitCode ?? null,
         ...(sessionId !== undefined ? { sessionId } : {}),
-        ...(data?.original_token_count !== undefined ? { originalTokenCount: data.original_token_count } : {}),
+        ...(typeof originalTokenCount === 'number' ? { originalTokenCount } : {}),
       };
     },
     async writeStdin(args) {

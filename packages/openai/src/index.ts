@@ -10,7 +10,6 @@ export {
 } from './apply-patch-operation.js';
 export {
   runShellCommands,
-  execOutputText,
   limitOutputLength,
   DEFAULT_SHELL_TIMEOUT_MS,
   type ShellCommandsAction,

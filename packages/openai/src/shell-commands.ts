@@ -1,4 +1,4 @@
-import { OPENAI_NATIVE_VOCABULARY, type ToolHost, type ToolResult } from 'toolhost';
+import { OPENAI_NATIVE_VOCABULARY, runCommand, type ToolHost, type ToolResult } from 'toolhost';
 
 /** What a shell call asks for: the Responses API's `action` (snake_case) or the Agents SDK's (camelCase). */
 export interface ShellCommandsAction {
@@ -33,15 +33,6 @@ export interface ShellCommandsOptions {
 /** Default time a shell command may run. */
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 
-/** Longest yield exec_command and write_stdin accept. */
-const MAX_YIELD_MS = 30_000;
-
-/** The command output of an exec_command / write_stdin text (what follows its `Output:` line). */
-export function execOutputText(output: string): string {
-  const index = output.indexOf('\nOutput:\n');
-  return index < 0 ? '' : output.slice(index + '\nOutput:\n'.length);
-}
-
 /**
  * Keeps the head and tail of `text` within `limit` characters (Unicode code points, so a surrogate pair is never
  * split), with a marker naming how many were left out.
@@ -56,11 +47,6 @@ export function limitOutputLength(text: string, limit: number | null | undefined
   return `${characters.slice(0, head).join('')}\n…${characters.length - kept} characters truncated…\n${tail}`;
 }
 
-/** Whether a poll saw its command end by itself (not killed by the poll's cancellation). */
-function hasExited(result: ToolResult): boolean {
-  return typeof result.data?.exit_code === 'number' && !result.output.includes('Note: the call was cancelled');
-}
-
 async function runOne(
   host: Pick<ToolHost, 'call'>,
   cmd: string,
@@ -68,41 +54,16 @@ async function runOne(
   maxOutputLength: number | null | undefined,
   options: ShellCommandsOptions,
 ): Promise<ShellCommandOutcome> {
-  const budget = options.maxOutputTokens === undefined ? {} : { max_output_tokens: options.maxOutputTokens };
-  const callOptions = { vocabulary: OPENAI_NATIVE_VOCABULARY, callId: options.callId };
-  const deadline = performance.now() + timeoutMs;
-  // Each call waits at most until the deadline, so a command that ends in time is always reported with its exit code.
-  const yieldMs = () => Math.min(MAX_YIELD_MS, Math.max(1, Math.ceil(deadline - performance.now())));
-  let result = await host.call('exec_command', { cmd, yield_time_ms: yieldMs(), ...budget }, callOptions);
-  options.onResult?.(result);
-  if (!result.ok) return { stdout: '', stderr: result.output, outcome: { type: 'exit', exit_code: 1 } };
-  // An answer that is not a command's (an apply_patch the host applied itself) is output as a whole.
-  let text = result.output.includes('\nOutput:\n') ? execOutputText(result.output) : result.output;
-  let timedOut = false;
-  while (typeof result.data?.exit_code !== 'number' && typeof result.data?.session_id === 'number') {
-    const sessionId: number = result.data.session_id;
-    timedOut = performance.now() >= deadline;
-    // Past the deadline, an already-cancelled poll kills the command's whole process tree and reads its last output.
-    result = await host.call(
-      'write_stdin',
-      { session_id: sessionId, chars: '', yield_time_ms: yieldMs(), ...budget },
-      timedOut ? { ...callOptions, signal: AbortSignal.abort() } : callOptions,
-    );
-    options.onResult?.(result);
-    if (!result.ok) break;
-    text += execOutputText(result.output);
-    // A command that had already ended when the cancelled poll came was not killed: it finished, and says how.
-    if (timedOut) timedOut = !hasExited(result);
-    if (timedOut) break;
-  }
-  const stdout = limitOutputLength(text, maxOutputLength);
-  if (timedOut) return { stdout, stderr: '', outcome: { type: 'timeout' } };
-  const exitCode = result.data?.exit_code;
-  return {
-    stdout,
-    stderr: result.ok ? '' : result.output,
-    outcome: { type: 'exit', exit_code: typeof exitCode === 'number' ? exitCode : 1 },
-  };
+  const run = await runCommand(host, cmd, {
+    timeoutMs,
+    maxOutputTokens: options.maxOutputTokens,
+    vocabulary: OPENAI_NATIVE_VOCABULARY,
+    callId: options.callId,
+    onResult: options.onResult,
+  });
+  const stdout = limitOutputLength(run.output, maxOutputLength);
+  if (run.timedOut) return { stdout, stderr: '', outcome: { type: 'timeout' } };
+  return { stdout, stderr: run.ok ? '' : run.result.output, outcome: { type: 'exit', exit_code: run.exitCode ?? 1 } };
 }
 
 /**

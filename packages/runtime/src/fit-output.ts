@@ -1,5 +1,7 @@
 import {
   budgetOutput,
+  commandChunkOf,
+  withCommandChunk,
   DEFAULT_MAX_OUTPUT_TOKENS,
   MAX_OUTPUT_TOKENS_LIMIT,
   MAX_OUTPUT_TOKENS_FLOOR,
@@ -22,7 +24,8 @@ export function createOutputFitter(tokenizer: Tokenizer, spool: Spool): OutputFi
     const fitted = budgetOutput(result.output, budget, tokenizer, { note: `Full output: ${path}` });
     const fittedResult: ToolResult = { ...result, output: fitted.text, data: { ...result.data, truncated: true, spool_path: path } };
     if (result.error) fittedResult.error = { code: result.error.code, message: fitted.text };
-    return fittedResult;
+    const chunk = commandChunkOf(result);
+    return chunk ? withCommandChunk(fittedResult, chunk) : fittedResult;
   };
 }
 

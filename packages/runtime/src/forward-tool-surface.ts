@@ -1,3 +1,4 @@
+import { runCommand } from './command-runs.js';
 import type { ToolSurface } from './tool-surface.js';
 
 /**
@@ -17,6 +18,8 @@ export function forwardToolSurface<Host extends ToolSurface>(
     },
     catalog: runtime.catalog,
     call: (name, args, options) => runtime.call(name, args, options),
+    // Through the host's own `call`, so a host that replaces it (the fake host) runs commands its way.
+    run: (command, options) => runCommand(host, command, options),
     readPath: (path) => runtime.readPath(path),
     edit: (operations, options) => runtime.edit(operations, options),
     shellPatch: (command, options) => runtime.shellPatch(command, options),
@@ -26,5 +29,6 @@ export function forwardToolSurface<Host extends ToolSurface>(
     close: () => runtime.close(),
   };
   // Descriptors, not values: a getter of `own` (the fake host's `commandsRun`) stays a getter.
-  return Object.defineProperties(surface, Object.getOwnPropertyDescriptors(own)) as Host;
+  const host = Object.defineProperties(surface, Object.getOwnPropertyDescriptors(own)) as Host;
+  return host;
 }

@@ -1,6 +1,22 @@
 export { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from './tool-runtime.js';
 export type { ToolSurface, ToolCallOptions, EditOptions, ShellPatchOptions, BudgetedText } from './tool-surface.js';
 export { forwardToolSurface } from './forward-tool-surface.js';
+export {
+  runCommand,
+  startCommand,
+  pollCommand,
+  killCommand,
+  commandStep,
+  DEFAULT_RUN_TIMEOUT_MS,
+  type CommandHost,
+  type CommandCallOptions,
+  type StartCommandOptions,
+  type PollCommandOptions,
+  type CommandStep,
+  type CommandRunOptions,
+  type CommandRun,
+} from './command-runs.js';
+export { toolListChange, type ToolListChange } from './tool-list-change.js';
 export { checkTelemetryOptions, type TelemetryOptions } from './tool-telemetry.js';
 export {
   BUILTIN_TOOL_SPECS,

@@ -1,29 +1,15 @@
-import { DEFAULT_MAX_OUTPUT_TOKENS, ErrorCode, ToolHostError, errorResult, okResult, TOOLHOST_VOCABULARY } from '@toolhost/core';
+import { okResult } from '@toolhost/core';
 import type { Spool, Tokenizer, ToolResult, ToolVocabulary, Workspace } from '@toolhost/core';
-import { createToolCatalog, type CatalogEmbedder, type CatalogEntry } from '@toolhost/catalog';
-import {
-  createVerificationGate,
-  isLegacyToolName,
-  type ShellGuidance,
-  type ToolProfile,
-  type VerificationGate,
-  type VerificationGateOptions,
-} from '@toolhost/profiles';
-import { openWorkspaceForEdits } from '@toolhost/patch';
-import { builtinDefinition, profileTools } from './builtin-tools.js';
-import type { ToolResultFor } from './builtin-tool-specs.js';
-import { callContext } from './call-context.js';
-import { createCatalogVisibility } from './catalog-visibility.js';
-import { createDispatch } from './dispatch-call.js';
-import { createEditPath } from './edit-path.js';
-import { budgetedText, clampBudget, createOutputFitter } from './fit-output.js';
-import { createLifecycle } from './lifecycle.js';
-import { createPublicCatalog } from './public-catalog.js';
+import type { CatalogEmbedder, CatalogEntry } from '@toolhost/catalog';
+import type { ShellGuidance, ToolProfile, VerificationGate, VerificationGateOptions } from '@toolhost/profiles';
+import { runCommand } from './command-runs.js';
+import { budgetedText, clampBudget } from './fit-output.js';
 import { readWorkspacePath } from './read-workspace-path.js';
-import { createShellSentPatch } from './shell-sent-patch.js';
+import { createRuntimeCall } from './runtime-call.js';
+import { assembleRuntime } from './runtime-parts.js';
 import type { BuiltinImplementations } from './tool-engines.js';
-import type { ToolCallOptions, ToolSurface } from './tool-surface.js';
-import { createToolTelemetry, type TelemetryOptions } from './tool-telemetry.js';
+import type { ToolSurface } from './tool-surface.js';
+import type { TelemetryOptions } from './tool-telemetry.js';
 
 /** Options of {@link createToolRuntime}. */
 export interface ToolRuntimeOptions {
@@ -62,57 +48,10 @@ export interface ToolRuntime extends ToolSurface {
 
 /** Creates the dispatch core: tool list, preflight, validation, gate, budgeting and deferred expansion. */
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
-  const vocabulary = options.vocabulary ?? TOOLHOST_VOCABULARY;
-  const catalog = createToolCatalog(options.catalog ?? [], {
-    embedder: options.catalogEmbedder,
-    embeddingWeight: options.catalogEmbeddingWeight,
-  });
-  const gate = createVerificationGate(options.verification);
-  const lifecycle = createLifecycle();
-  const isClosed = () => lifecycle.closed;
-  const visibility = createCatalogVisibility(catalog);
-  const builtins = profileTools(options.profile, options.implementations, visibility.searchTools);
-  const publicCatalog = createPublicCatalog(
-    catalog,
-    visibility,
-    (name) => builtins.has(name) || name === 'search_tools' || isLegacyToolName(name),
-  );
-  if (builtins.has('code_search')) options.implementations.code_search?.prepare?.(options.workspace);
-  // An edit a crashed process left half done is settled now; the next edit's result says what was done.
-  void openWorkspaceForEdits(options.workspace);
-  const builtinDefinitions = [...builtins.values()].map((tool) => builtinDefinition(tool, options.guidance));
-  const visibleDefinitions = () => [...builtinDefinitions, ...visibility.definitions()];
-  const context = callContext({
-    workspace: options.workspace,
-    tokenizer: options.tokenizer,
-    spool: options.spool,
-    shell: options.guidance.kind,
-  });
-  const patchTool = builtins.has('apply_patch') ? options.implementations.apply_patch : undefined;
-  const implementations = new Map([...builtins].map(([name, tool]) => [name, tool.implementation]));
-  const applyOperations = createEditPath({ patchTool, gate, context, isClosed });
-  const shellSentPatch = createShellSentPatch(options.workspace, patchTool ? applyOperations : undefined);
-  const dispatch = createDispatch({
-    builtins: implementations,
-    visibility,
-    visibleNames: () => visibleDefinitions().map((definition) => definition.name),
-    gate,
-    context,
-    shellSentPatch,
-    isClosed,
-  });
-  const fit = createOutputFitter(options.tokenizer, options.spool);
-  const traced = createToolTelemetry({
-    options: options.telemetry,
-    environment: options.environmentKind,
-    countTokens: (text) => options.tokenizer.count(text),
-  });
-  const commandOf = (name: string, args: unknown): string | undefined =>
-    name === 'exec_command' && args && typeof args === 'object' && typeof (args as { cmd?: unknown }).cmd === 'string'
-      ? (args as { cmd: string }).cmd
-      : undefined;
-
-  return {
+  const parts = assembleRuntime(options);
+  const { vocabulary, gate, lifecycle, visibility, publicCatalog, visibleDefinitions, implementations } = parts;
+  const { applyOperations, shellSentPatch, fit, traced } = parts;
+  const runtime: ToolRuntime = {
     get tools() {
       return visibleDefinitions();
     },
@@ -124,33 +63,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     get closed() {
       return lifecycle.closed;
     },
-    async call<Name extends string>(name: Name, args?: unknown, callOptions?: ToolCallOptions): Promise<ToolResultFor<Name>> {
-      lifecycle.assertOpen();
-      const signal = lifecycle.signal(callOptions?.signal);
-      // The tool's own engine made the result, so its data has the shape the tool's spec gives it.
-      return (await traced({ tool: String(name), callId: callOptions?.callId, command: commandOf(name, args) }, async () => {
-        let result: ToolResult;
-        let unfitted: ToolResult | undefined;
-        try {
-          const outcome = await dispatch(name, args, signal, callOptions?.vocabulary ?? vocabulary);
-          unfitted = outcome.result;
-          result = await fit(name, outcome.result, outcome.budget);
-        } catch (error) {
-          if (ToolHostError.is(error)) throw error;
-          const message = error instanceof Error ? error.message : String(error);
-          result = await fit(
-            name,
-            errorResult(ErrorCode.InternalError, `${String(name).slice(0, 100)} failed unexpectedly: ${message}`),
-            DEFAULT_MAX_OUTPUT_TOKENS,
-          );
-        }
-        options.onCall?.(name, args, result);
-        const original = unfitted?.output;
-        return {
-          result,
-          originalTokens: original !== undefined && original !== result.output ? () => options.tokenizer.count(original) : undefined,
-        };
-      })) as ToolResultFor<Name>;
+    call: createRuntimeCall(parts, options),
+    run(command, runOptions) {
+      return runCommand(runtime, command, runOptions);
     },
     readPath(path) {
       lifecycle.assertOpen();
@@ -204,4 +119,5 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       });
     },
   };
+  return runtime;
 }

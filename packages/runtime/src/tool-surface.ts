@@ -3,6 +3,7 @@ import type { ToolCatalog } from '@toolhost/catalog';
 import type { FileOperation } from '@toolhost/patch';
 import type { ToolResultFor, ToolResultOf } from './builtin-tool-specs.js';
 import type { WorkspacePathRead } from './read-workspace-path.js';
+import type { CommandRun, CommandRunOptions } from './command-runs.js';
 
 /** Per-call options of {@link ToolSurface.call}. */
 export interface ToolCallOptions {
@@ -65,6 +66,12 @@ export interface ToolSurface {
    * A built-in tool's result has its `data` typed ({@link ToolResultOf}).
    */
   call<Name extends string>(name: Name, args?: unknown, options?: ToolCallOptions): Promise<ToolResultFor<Name>>;
+  /**
+   * Runs a command to its end through exec_command and write_stdin and answers as data: its output, exit code, and
+   * whether it timed out (`options.timeoutMs`, default 120,000 ms) or was cancelled (`options.signal`); either kills
+   * its whole process tree. A patch sent as the command is answered by the patch engine, as exec_command answers it.
+   */
+  run(command: string, options?: CommandRunOptions): Promise<CommandRun>;
   /** Reads a workspace text file or lists a folder with the tools' boundary checks (for provider-native editors). */
   readPath(path: string): Promise<WorkspacePathRead>;
   /**

@@ -54,4 +54,13 @@ export type {
   ChunkLine,
   BudgetedText,
   WorkspacePathRead,
+  CommandHost,
+  CommandCallOptions,
+  StartCommandOptions,
+  PollCommandOptions,
+  CommandStep,
+  CommandRunOptions,
+  CommandRun,
+  ToolListChange,
 } from '@toolhost/runtime';
+export { runCommand, startCommand, pollCommand, killCommand, commandStep, DEFAULT_RUN_TIMEOUT_MS, toolListChange } from '@toolhost/runtime';
