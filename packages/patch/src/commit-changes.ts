@@ -1,4 +1,5 @@
 import type { CommitJournalStore, Workspace } from '@toolhost/core';
+import { runBounded } from './bounded-concurrency.js';
 import {
   backupName,
   dropBackups,
@@ -112,8 +113,8 @@ async function commitInMemory(workspace: Workspace, ordered: readonly FileChange
   return { ok: true };
 }
 
-/** How many journaled file writes run at once: each waits on its own flush, so the flushes overlap. */
-const CONCURRENT_WRITES = 8;
+/** How many journaled file steps run at once: each waits on its own flush or file-system call, so they overlap. */
+const CONCURRENT_STEPS = 8;
 
 interface StepFailure {
   change: FileChange;
@@ -131,23 +132,18 @@ async function performConcurrently(
   journal: CommitJournal,
   steps: Step[],
 ): Promise<StepFailure | undefined> {
-  const failures: (StepFailure | undefined)[] = [];
-  let failed = false;
-  let next = 0;
-  const worker = async () => {
-    while (next < changes.length && !failed) {
-      const index = next++;
-      const step: Step = { change: changes[index]!, linkRemoved: false, finished: false };
-      steps.push(step);
-      try {
-        await perform(workspace, step, journal.entries[index]!.temp);
-      } catch (error) {
-        failures[index] = { change: step.change, error };
-        failed = true;
-      }
+  const failures: StepFailure[] = [];
+  const run = async (index: number) => {
+    const step: Step = { change: changes[index]!, linkRemoved: false, finished: false };
+    steps.push(step);
+    try {
+      await perform(workspace, step, journal.entries[index]!.temp);
+    } catch (error) {
+      failures[index] = { change: step.change, error };
+      throw error;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENT_WRITES, changes.length) }, worker));
+  await runBounded(changes.length, CONCURRENT_STEPS, run, true).catch(() => {});
   return failures.find((failure) => failure !== undefined);
 }
 
@@ -215,10 +211,11 @@ async function commitJournaled(workspace: Workspace, store: CommitJournalStore, 
   };
   try {
     await writeJournal(store, journal);
-    for (const [index, change] of ordered.entries()) {
+    // Every backup stands before the first write; a crash meanwhile rolls back from the backups made so far.
+    await runBounded(ordered.length, CONCURRENT_STEPS, async (index) => {
       const backup = journal.entries[index]!.backup;
-      if (backup !== undefined) await keepOld(workspace, change, backup);
-    }
+      if (backup !== undefined) await keepOld(workspace, ordered[index]!, backup);
+    });
   } catch (error) {
     await settleFailure(workspace, store, journal);
     return { ok: false, message: `keeping a copy of the old files failed (${reason(error)}); no file was changed.` };

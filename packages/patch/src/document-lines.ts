@@ -52,15 +52,25 @@ export class LineArray implements SearchableLines {
 export class DocumentLines implements SearchableLines {
   readonly length: number;
   /** Start offset of each line, then the text's length. */
-  private readonly starts: number[];
+  private readonly starts: Int32Array;
 
   constructor(readonly text: string) {
-    const starts = [0];
-    for (let cut = text.indexOf('\n'); cut >= 0; cut = text.indexOf('\n', cut + 1)) starts.push(cut + 1);
+    // Typed and grown by doubling: one number a line, no boxed array.
+    let starts = new Int32Array(1024);
+    let count = 1;
+    const push = (offset: number) => {
+      if (count === starts.length) {
+        const grown = new Int32Array(count * 2);
+        grown.set(starts);
+        starts = grown;
+      }
+      starts[count++] = offset;
+    };
+    for (let cut = text.indexOf('\n'); cut >= 0; cut = text.indexOf('\n', cut + 1)) push(cut + 1);
     // A last line without a line ending is a line; an empty tail after the final newline is not.
-    if (starts[starts.length - 1] < text.length) starts.push(text.length);
-    this.starts = starts;
-    this.length = starts.length - 1;
+    if (starts[count - 1] < text.length) push(text.length);
+    this.starts = starts.subarray(0, count);
+    this.length = count - 1;
   }
 
   /** Offset of the first character of line `index` (the text's length for `index === length`). */

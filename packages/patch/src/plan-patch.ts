@@ -1,4 +1,5 @@
 import { ErrorCode, type Workspace } from '@toolhost/core';
+import { runBounded } from './bounded-concurrency.js';
 import type { DiffEntry } from './diff-entry.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
 import type { ParsedPatch, PatchOperation } from './patch-syntax.js';
@@ -7,6 +8,7 @@ import { failReport, isPresent, notAFile, type OperationReport, type PlanContext
 import { planDelete } from './plan-delete.js';
 import { planFileUpdate } from './plan-file-update.js';
 import { PlanOverlay, type FileRecord } from './plan-overlay.js';
+import { planReads, readAhead } from './plan-reads.js';
 import { planTextEdit } from './plan-text-edit.js';
 import { DIFF_UPDATE_RULES, type UpdateRules } from './plan-update.js';
 import { resolveTarget } from './resolve-target.js';
@@ -64,18 +66,21 @@ function changesOf(files: Iterable<FileRecord>): FileChange[] {
   return changes;
 }
 
+/** How many paths are resolved at once for locking. */
+const CONCURRENT_RESOLVES = 8;
+
 /** Every workspace-relative key the patch may touch (for locking before planning). */
 export async function patchKeys(workspace: Workspace, patch: ParsedPatch): Promise<string[]> {
-  const keys: string[] = [];
-  for (const operation of patch.operations) {
-    for (const path of operation.kind === 'update' && operation.moveTo !== undefined
-      ? [operation.path, operation.moveTo]
-      : [operation.path]) {
-      const target = await resolveTarget(workspace, path);
-      if (target.ok) keys.push(target.key, target.path);
-    }
-  }
-  return keys;
+  const paths = patch.operations.flatMap((operation) =>
+    operation.kind === 'update' && operation.moveTo !== undefined ? [operation.path, operation.moveTo] : [operation.path],
+  );
+  // Resolved a few at a time, listed in patch order.
+  const found: string[][] = [];
+  await runBounded(paths.length, CONCURRENT_RESOLVES, async (index) => {
+    const target = await resolveTarget(workspace, paths[index]!);
+    found[index] = target.ok ? [target.key, target.path] : [];
+  });
+  return found.flat();
 }
 
 /**
@@ -88,7 +93,9 @@ export async function planPatch(
   phrases: EditPhrases = editPhrases(),
   rules: UpdateRules = DIFF_UPDATE_RULES,
 ): Promise<PatchPlan & { keys: string[] }> {
-  const overlay = new PlanOverlay(workspace, phrases);
+  const reads = planReads(workspace);
+  await readAhead(reads, patch);
+  const overlay = new PlanOverlay(reads, phrases);
   const context: PlanContext = { overlay, phrases, rules, diff: [], added: [], modified: [], deleted: [] };
   const reports: OperationReport[] = [];
   for (const operation of patch.operations) {
