@@ -25,13 +25,21 @@ export function planReads(workspace: Workspace): Workspace {
       }
       return answer;
     };
-  const reads = Object.create(workspace) as Workspace;
-  reads.lstat = once('lstat', (path) => workspace.lstat(path));
-  reads.stat = once('stat', (path) => workspace.stat(path));
-  reads.realpath = once('realpath', (path) => workspace.realpath(path));
-  reads.readFile = once('readFile', (path) => workspace.readFile(path));
-  if (workspace.readLink) reads.readLink = once('readLink', (path) => workspace.readLink!(path));
-  return reads;
+  const cached: Partial<Workspace> = {
+    lstat: once('lstat', (path) => workspace.lstat(path)),
+    stat: once('stat', (path) => workspace.stat(path)),
+    realpath: once('realpath', (path) => workspace.realpath(path)),
+    readFile: once('readFile', (path) => workspace.readFile(path)),
+    ...(workspace.readLink ? { readLink: once('readLink', (path) => workspace.readLink!(path)) } : {}),
+  };
+  // Every other member is the workspace's own, called on the workspace (a class's private fields keep working).
+  return new Proxy(workspace, {
+    get(target, property) {
+      if (Object.hasOwn(cached, property)) return cached[property as keyof Workspace];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**

@@ -56,17 +56,6 @@ export function splitLines(text: string): TextLine[] {
   return new DocumentLines(text).slice();
 }
 
-/** The ending most lines of `lines` use (LF on a tie). */
-export function majorityEnding(lines: readonly TextLine[]): '\n' | '\r\n' {
-  let crlf = 0;
-  let lf = 0;
-  for (const line of lines) {
-    if (line.eol === '\r\n') crlf++;
-    else if (line.eol === '\n') lf++;
-  }
-  return crlf > lf ? '\r\n' : '\n';
-}
-
 /** A document made of lines (each with its own ending). */
 export function documentOfLines(bom: boolean, lines: readonly TextLine[], majorityEol: '\n' | '\r\n'): TextDocument {
   return new TextDocument(bom, joinLines(lines), majorityEol);
@@ -122,7 +111,7 @@ function firstInvalidOffset(bytes: Uint8Array): number {
 }
 
 /** Joins lines (each with its own ending) back into text. */
-export function joinLines(lines: readonly TextLine[]): string {
+function joinLines(lines: readonly TextLine[]): string {
   let text = '';
   for (const line of lines) text += line.text + line.eol;
   return text;
