@@ -34,6 +34,9 @@ export function lineKey(text: string, pass: MatchPass): string {
   }
 }
 
+/** Exact searches made by scanning the text before the exact pass gets an index like the others. */
+const SCANS_BEFORE_INDEX = 16;
+
 /** Per pass: line positions by key; `wanted` limits the index to the keys the patch can ask for. */
 interface PassIndex {
   positions: Map<string, number[]>;
@@ -47,6 +50,7 @@ interface PassIndex {
  */
 export class LineMatcher {
   private readonly indexes: (PassIndex | undefined)[] = [];
+  private exactScans = 0;
 
   readonly lines: SearchableLines;
 
@@ -85,7 +89,8 @@ export class LineMatcher {
     const found: number[] = [];
     if (pattern.length === 0) return found;
     const keys = pattern.map((text) => lineKey(text, pass));
-    if (pass === 0) return this.findExact(keys, from, to, limit);
+    // A few exact searches scan the text; a patch of many chunks gets the index, as each scan may read the rest of the file.
+    if (pass === 0 && !this.indexes[0] && this.exactScans++ < SCANS_BEFORE_INDEX) return this.findExact(keys, from, to, limit);
     const index = this.index(pass, keys);
     // Drive the search from the pattern line with the fewest occurrences.
     let pivot = -1;
