@@ -1,4 +1,5 @@
 import type { CommitJournalStore, Workspace } from '@toolhost/core';
+import { runBounded } from './bounded-concurrency.js';
 import {
   backupName,
   dropBackups,
@@ -112,6 +113,60 @@ async function commitInMemory(workspace: Workspace, ordered: readonly FileChange
   return { ok: true };
 }
 
+/** How many journaled file steps run at once: each waits on its own flush or file-system call, so they overlap. */
+const CONCURRENT_STEPS = 8;
+
+interface StepFailure {
+  change: FileChange;
+  error: unknown;
+}
+
+/**
+ * Performs plain file writes (the first `changes` of a journaled commit) a few at a time; every one started is settled
+ * before this returns, so a failure is undone with every other step in a known state. Returns the first failure in
+ * commit order. Safe while the journal says `writing`: every old file is kept, so a crash rolls all of them back.
+ */
+async function performConcurrently(
+  workspace: Workspace,
+  changes: readonly FileChange[],
+  journal: CommitJournal,
+  steps: Step[],
+): Promise<StepFailure | undefined> {
+  const failures: StepFailure[] = [];
+  const run = async (index: number) => {
+    const step: Step = { change: changes[index]!, linkRemoved: false, finished: false };
+    steps.push(step);
+    try {
+      await perform(workspace, step, journal.entries[index]!.temp);
+    } catch (error) {
+      failures[index] = { change: step.change, error };
+      throw error;
+    }
+  };
+  await runBounded(changes.length, CONCURRENT_STEPS, run, true).catch(() => {});
+  return failures.find((failure) => failure !== undefined);
+}
+
+/** Performs the changes from `from` on one by one; returns the first failure. */
+async function performInOrder(
+  workspace: Workspace,
+  ordered: readonly FileChange[],
+  from: number,
+  journal: CommitJournal,
+  steps: Step[],
+): Promise<StepFailure | undefined> {
+  for (let index = from; index < ordered.length; index++) {
+    const step: Step = { change: ordered[index]!, linkRemoved: false, finished: false };
+    steps.push(step);
+    try {
+      await perform(workspace, step, journal.entries[index]!.temp);
+    } catch (error) {
+      return { change: step.change, error };
+    }
+  }
+  return undefined;
+}
+
 /** Keeps the old file at `key` under `backup`: a hard link where the workspace can make one, else a copy. */
 async function keepOld(workspace: Workspace, change: FileChange, backup: string): Promise<void> {
   if (workspace.link) return workspace.link(change.key, backup);
@@ -156,25 +211,25 @@ async function commitJournaled(workspace: Workspace, store: CommitJournalStore, 
   };
   try {
     await writeJournal(store, journal);
-    for (const [index, change] of ordered.entries()) {
+    // Every backup stands before the first write; a crash meanwhile rolls back from the backups made so far.
+    await runBounded(ordered.length, CONCURRENT_STEPS, async (index) => {
       const backup = journal.entries[index]!.backup;
-      if (backup !== undefined) await keepOld(workspace, change, backup);
-    }
+      if (backup !== undefined) await keepOld(workspace, ordered[index]!, backup);
+    });
   } catch (error) {
     await settleFailure(workspace, store, journal);
     return { ok: false, message: `keeping a copy of the old files failed (${reason(error)}); no file was changed.` };
   }
   const steps: Step[] = [];
-  for (const [index, change] of ordered.entries()) {
-    const step: Step = { change, linkRemoved: false, finished: false };
-    steps.push(step);
-    try {
-      await perform(workspace, step, journal.entries[index]!.temp);
-    } catch (error) {
-      const restored = await undoSteps(workspace, steps);
-      await settleFailure(workspace, store, journal);
-      return { ok: false, message: `writing ${change.key} failed (${reason(error)}); ${restored}.` };
-    }
+  const plainWrites = ordered.findIndex((change) => change.after === undefined || change.removeLink === true);
+  const concurrent = plainWrites < 0 ? ordered.length : plainWrites;
+  const failure =
+    (await performConcurrently(workspace, ordered.slice(0, concurrent), journal, steps)) ??
+    (await performInOrder(workspace, ordered, concurrent, journal, steps));
+  if (failure) {
+    const restored = await undoSteps(workspace, steps);
+    await settleFailure(workspace, store, journal);
+    return { ok: false, message: `writing ${failure.change.key} failed (${reason(failure.error)}); ${restored}.` };
   }
   try {
     journal.phase = 'written';

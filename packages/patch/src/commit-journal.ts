@@ -1,4 +1,5 @@
 import type { CommitJournalStore, Workspace } from '@toolhost/core';
+import { runBounded } from './bounded-concurrency.js';
 
 /**
  * The journal of one multi-file commit, written durably before its first write. `writing`: targets may be half
@@ -27,6 +28,9 @@ export interface JournalEntry {
   createsFolders?: string[];
 }
 
+/** Removals of temp files and backups run at once: each is independent of the others, whatever the phase. */
+const CONCURRENT_REMOVALS = 8;
+
 /** Commits of this process still running, by id: their journals are not someone else's to recover. */
 const running = new Set<string>();
 
@@ -53,11 +57,12 @@ function folderOf(key: string): string {
 
 /** Removes the temp files a crash left mid-write. */
 async function dropTemps(workspace: Workspace, journal: CommitJournal): Promise<void> {
-  for (const entry of journal.entries) {
-    if (!entry.temp) continue;
+  await runBounded(journal.entries.length, CONCURRENT_REMOVALS, async (index) => {
+    const entry = journal.entries[index]!;
+    if (!entry.temp) return;
     const temp = `${folderOf(entry.key)}${entry.temp}`;
     if (await exists(workspace, temp)) await workspace.remove(temp);
-  }
+  });
 }
 
 function journalName(id: string): string {
@@ -102,9 +107,10 @@ async function exists(workspace: Workspace, path: string): Promise<boolean> {
 /** Removes the backups of a commit whose new contents all stand. */
 export async function dropBackups(workspace: Workspace, journal: CommitJournal): Promise<void> {
   await dropTemps(workspace, journal);
-  for (const entry of journal.entries) {
-    if (entry.backup && (await exists(workspace, entry.backup))) await workspace.remove(entry.backup);
-  }
+  await runBounded(journal.entries.length, CONCURRENT_REMOVALS, async (index) => {
+    const backup = journal.entries[index]!.backup;
+    if (backup && (await exists(workspace, backup))) await workspace.remove(backup);
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { diffArrays, formatPatch, FILE_HEADERS_ONLY, type StructuredPatch, type StructuredPatchHunk } from 'diff';
+import type { LineList } from './document-lines.js';
 import type { TextLine } from './text-document.js';
 
 /** What a planned file change did. */
@@ -43,7 +44,13 @@ interface Segment {
 
 const keyOf = (line: TextLine) => (line.eol ? `${line.text}\n` : line.text);
 
-function segmentsOf(oldLines: readonly TextLine[], newLines: readonly TextLine[], regions: readonly EditRegion[]): Segment[] {
+function keysOf(lines: LineList, start: number, count: number): string[] {
+  const keys: string[] = [];
+  for (let index = start; index < Math.min(start + count, lines.length); index++) keys.push(keyOf(lines.at(index)!));
+  return keys;
+}
+
+function segmentsOf(oldLines: LineList, newLines: LineList, regions: readonly EditRegion[]): Segment[] {
   const segments: Segment[] = [];
   const push = (segment: Segment) => {
     if (segment.count === 0) return;
@@ -57,8 +64,8 @@ function segmentsOf(oldLines: readonly TextLine[], newLines: readonly TextLine[]
     push({ type: 'equal', oldStart: oldIndex, newStart: newIndex, count: region.oldStart - oldIndex });
     oldIndex = region.oldStart;
     newIndex = region.newStart;
-    const before = oldLines.slice(region.oldStart, region.oldStart + region.oldCount).map(keyOf);
-    const after = newLines.slice(region.newStart, region.newStart + region.newCount).map(keyOf);
+    const before = keysOf(oldLines, region.oldStart, region.oldCount);
+    const after = keysOf(newLines, region.newStart, region.newCount);
     for (const change of diffArrays(before, after)) {
       const count = change.count ?? change.value.length;
       if (change.added) {
@@ -78,7 +85,7 @@ function segmentsOf(oldLines: readonly TextLine[], newLines: readonly TextLine[]
   return segments;
 }
 
-function hunksOf(oldLines: readonly TextLine[], newLines: readonly TextLine[], segments: readonly Segment[]) {
+function hunksOf(oldLines: LineList, newLines: LineList, segments: readonly Segment[]) {
   const hunks: StructuredPatchHunk[] = [];
   let additions = 0;
   let deletions = 0;
@@ -101,17 +108,17 @@ function hunksOf(oldLines: readonly TextLine[], newLines: readonly TextLine[], s
         const previous = all[i - 1];
         if (previous && previous.type === 'equal') {
           const context = Math.min(CONTEXT, previous.count);
-          for (let k = previous.count - context; k < previous.count; k++) emit(' ', oldLines[previous.oldStart + k]);
+          for (let k = previous.count - context; k < previous.count; k++) emit(' ', oldLines.at(previous.oldStart + k)!);
           oldRangeStart -= context;
           newRangeStart -= context;
         }
       }
       if (segment.type === 'added') {
-        for (let k = 0; k < segment.count; k++) emit('+', newLines[segment.newStart + k]);
+        for (let k = 0; k < segment.count; k++) emit('+', newLines.at(segment.newStart + k)!);
         newLine += segment.count;
         additions += segment.count;
       } else {
-        for (let k = 0; k < segment.count; k++) emit('-', oldLines[segment.oldStart + k]);
+        for (let k = 0; k < segment.count; k++) emit('-', oldLines.at(segment.oldStart + k)!);
         oldLine += segment.count;
         deletions += segment.count;
       }
@@ -119,10 +126,10 @@ function hunksOf(oldLines: readonly TextLine[], newLines: readonly TextLine[], s
     }
     if (oldRangeStart) {
       if (segment.count <= CONTEXT * 2 && i < all.length - 2) {
-        for (let k = 0; k < segment.count; k++) emit(' ', oldLines[segment.oldStart + k]);
+        for (let k = 0; k < segment.count; k++) emit(' ', oldLines.at(segment.oldStart + k)!);
       } else {
         const context = Math.min(segment.count, CONTEXT);
-        for (let k = 0; k < context; k++) emit(' ', oldLines[segment.oldStart + k]);
+        for (let k = 0; k < context; k++) emit(' ', oldLines.at(segment.oldStart + k)!);
         hunks.push({
           oldStart: oldRangeStart,
           oldLines: oldLine - oldRangeStart + context,
@@ -168,6 +175,11 @@ export interface DiffEntryInput {
  * edits costs as much as its edits, not as a whole-file diff.
  */
 export function createDiffEntry(input: DiffEntryInput): DiffEntry {
+  return diffEntryOf(input);
+}
+
+/** {@link createDiffEntry} over any list of lines, such as an offset table over a file's text. */
+export function diffEntryOf(input: Omit<DiffEntryInput, 'oldLines' | 'newLines'> & { oldLines: LineList; newLines: LineList }): DiffEntry {
   const regions = input.regions ?? [{ oldStart: 0, oldCount: input.oldLines.length, newStart: 0, newCount: input.newLines.length }];
   const segments = segmentsOf(input.oldLines, input.newLines, regions);
   const { hunks, additions, deletions } = hunksOf(input.oldLines, input.newLines, segments);

@@ -1,3 +1,4 @@
+import { LineArray, type SearchableLines } from './document-lines.js';
 import type { TextLine } from './text-document.js';
 
 /** How loosely a line is compared: exact, trailing whitespace ignored, all outer whitespace ignored, punctuation normalised. */
@@ -33,6 +34,9 @@ export function lineKey(text: string, pass: MatchPass): string {
   }
 }
 
+/** Exact searches made by scanning the text before the exact pass gets an index like the others. */
+const SCANS_BEFORE_INDEX = 16;
+
 /** Per pass: line positions by key; `wanted` limits the index to the keys the patch can ask for. */
 interface PassIndex {
   positions: Map<string, number[]>;
@@ -40,22 +44,28 @@ interface PassIndex {
 }
 
 /**
- * Finds line sequences in a file's lines, through per-pass indexes built on first use. Given the texts a patch
- * will look for, an index holds only those lines, so a large file costs one hash lookup per line, not an entry.
+ * Finds line sequences in a file's lines. Exact matches are searched in the file's text itself, line strings made only
+ * where a line is compared; looser passes use per-pass indexes built on first use, which, given the texts a patch
+ * will look for, hold only those lines.
  */
 export class LineMatcher {
   private readonly indexes: (PassIndex | undefined)[] = [];
+  private exactScans = 0;
+
+  readonly lines: SearchableLines;
 
   constructor(
-    readonly lines: readonly TextLine[],
+    lines: SearchableLines | readonly TextLine[],
     private readonly wantedTexts?: readonly string[],
-  ) {}
+  ) {
+    this.lines = Array.isArray(lines) ? new LineArray(lines) : (lines as SearchableLines);
+  }
 
   private build(pass: MatchPass, wanted: Set<string> | undefined): PassIndex {
     const positions = new Map<string, number[]>();
     const lines = this.lines;
     for (let i = 0; i < lines.length; i++) {
-      const key = lineKey(lines[i].text, pass);
+      const key = lineKey(lines.textAt(i), pass);
       if (wanted && !wanted.has(key)) continue;
       const list = positions.get(key);
       if (list) list.push(i);
@@ -79,6 +89,8 @@ export class LineMatcher {
     const found: number[] = [];
     if (pattern.length === 0) return found;
     const keys = pattern.map((text) => lineKey(text, pass));
+    // A few exact searches scan the text; a patch of many chunks gets the index, as each scan may read the rest of the file.
+    if (pass === 0 && !this.indexes[0] && this.exactScans++ < SCANS_BEFORE_INDEX) return this.findExact(keys, from, to, limit);
     const index = this.index(pass, keys);
     // Drive the search from the pattern line with the fewest occurrences.
     let pivot = -1;
@@ -103,10 +115,32 @@ export class LineMatcher {
     return found;
   }
 
+  /** {@link find} at the exact pass: the text is searched for the longest line of the pattern. */
+  private findExact(keys: readonly string[], from: number, to: number, limit: number): number[] {
+    const found: number[] = [];
+    let pivot = 0;
+    for (let i = 1; i < keys.length; i++) if (keys[i].length > keys[pivot].length) pivot = i;
+    const lastStart = to - keys.length;
+    for (const line of this.lines.linesEqualTo(keys[pivot], from + pivot)) {
+      const start = line - pivot;
+      if (start > lastStart) break;
+      if (this.matchesAt(keys, 0, start)) {
+        found.push(start);
+        if (found.length >= limit) break;
+      }
+    }
+    return found;
+  }
+
   /** True when `pattern` matches at `start` at `pass`. */
   matchesAt(keys: readonly string[], pass: MatchPass, start: number): boolean {
-    if (start < 0 || start + keys.length > this.lines.length) return false;
-    for (let i = 0; i < keys.length; i++) if (lineKey(this.lines[start + i].text, pass) !== keys[i]) return false;
+    const lines = this.lines;
+    if (start < 0 || start + keys.length > lines.length) return false;
+    if (pass === 0) {
+      for (let i = 0; i < keys.length; i++) if (!lines.equals(start + i, keys[i])) return false;
+      return true;
+    }
+    for (let i = 0; i < keys.length; i++) if (lineKey(lines.textAt(start + i), pass) !== keys[i]) return false;
     return true;
   }
 
@@ -118,7 +152,7 @@ export class LineMatcher {
     }
     const needle = normalizePunctuation(anchor);
     if (!needle) return undefined;
-    for (let i = Math.max(0, from); i < this.lines.length; i++) if (normalizePunctuation(this.lines[i].text).includes(needle)) return i;
+    for (let i = Math.max(0, from); i < this.lines.length; i++) if (normalizePunctuation(this.lines.textAt(i)).includes(needle)) return i;
     return undefined;
   }
 

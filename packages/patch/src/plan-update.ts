@@ -2,7 +2,9 @@ import { inferIndentStyle, mapAddedIndentation, type IndentStyle } from './inden
 import { LineMatcher, MATCH_PASSES, lineKey, type MatchPass } from './line-matcher.js';
 import type { ChunkLine, PatchChunk } from './patch-syntax.js';
 import type { EditRegion } from './diff-entry.js';
-import type { TextDocument, TextLine } from './text-document.js';
+import type { DocumentLines, LineList } from './document-lines.js';
+import { spliceDocument, type SplicePiece } from './splice-document.js';
+import type { TextDocument } from './text-document.js';
 
 /** Where one chunk would apply, or why it cannot. */
 export type ChunkStatus =
@@ -23,6 +25,8 @@ export interface UpdatePlan {
   document?: TextDocument;
   /** The replaced regions, for the diff (when ok). */
   regions?: EditRegion[];
+  /** The updated document's lines as a view over the old ones (when ok), for the diff. */
+  newLines?: LineList;
 }
 
 interface Replacement {
@@ -82,7 +86,7 @@ export function describeMiss(matcher: LineMatcher, ops: readonly ChunkLine[], fr
     .join('\n');
   let difference = '';
   for (let i = 0; i < pattern.length; i++) {
-    const fileLine = lines[start + i];
+    const fileLine = lines.at(start + i);
     if (!fileLine) {
       difference = `the file ends at line ${lines.length}, but the patch (line ${patternOps[i].line}) expects more: ${quote(pattern[i])}`;
       break;
@@ -230,36 +234,50 @@ function withoutFinalNewline(ops: readonly ChunkLine[]): ChunkLine[] | undefined
   return result.filter((op): op is ChunkLine => op !== undefined);
 }
 
-function* texts(lines: readonly TextLine[]): Iterable<string> {
-  for (const line of lines) yield line.text;
+function* texts(lines: DocumentLines): Iterable<string> {
+  for (let index = 0; index < lines.length; index++) yield lines.textAt(index);
 }
 
-function rebuild(document: TextDocument, replacements: Replacement[]): { document: TextDocument; regions: EditRegion[] } {
+function rebuild(
+  document: TextDocument,
+  replacements: Replacement[],
+): { document: TextDocument; regions: EditRegion[]; newLines: LineList } {
   const eol = document.majorityEol;
   const sorted = [...replacements].sort((a, b) => a.start - b.start || a.order - b.order);
   const old = document.lines;
-  let size = old.length;
-  for (const replacement of sorted) for (const op of replacement.ops) size += op.kind === '+' ? 1 : op.kind === '-' ? -1 : 0;
-  // Filled in order into an array of the final size: no growth, no copies (large files, many chunks).
-  const lines: TextLine[] = new Array<TextLine>(size);
+  // The new document as runs of kept old lines and added lines: kept runs are copied as ranges, never split into lines.
+  const pieces: SplicePiece[] = [];
   let length = 0;
+  const keep = (from: number, to: number) => {
+    if (to <= from) return;
+    const last = pieces[pieces.length - 1];
+    if (last && 'to' in last && last.to === from) last.to = to;
+    else pieces.push({ from, to });
+    length += to - from;
+  };
+  const add = (text: string) => {
+    const last = pieces[pieces.length - 1];
+    if (last && 'lines' in last) last.lines.push({ text, eol });
+    else pieces.push({ lines: [{ text, eol }] });
+    length++;
+  };
   const regions: EditRegion[] = [];
   let index = 0;
   for (const replacement of sorted) {
-    for (; index < replacement.start; index++) lines[length++] = old[index];
+    keep(index, replacement.start);
     const newStart = length;
     let oldIndex = replacement.start;
     for (const op of replacement.ops) {
-      if (op.kind === '+') lines[length++] = { text: op.text, eol };
-      else if (op.kind === ' ') lines[length++] = old[oldIndex++];
-      else oldIndex++;
+      if (op.kind === '+') add(op.text);
+      else {
+        if (op.kind === ' ') keep(oldIndex, oldIndex + 1);
+        oldIndex++;
+      }
     }
     regions.push({ oldStart: replacement.start, oldCount: replacement.oldCount, newStart, newCount: length - newStart });
     index = replacement.start + replacement.oldCount;
   }
-  for (; index < old.length; index++) lines[length++] = old[index];
-  lines.length = length;
-  // A line that no longer ends the file needs an ending; untouched lines keep theirs.
-  for (let i = 0; i < lines.length - 1; i++) if (lines[i].eol === '') lines[i] = { text: lines[i].text, eol };
-  return { document: { bom: document.bom, lines, majorityEol: eol }, regions };
+  keep(index, old.length);
+  const spliced = spliceDocument(document, pieces, eol);
+  return { document: spliced.document, regions, newLines: spliced.lines };
 }

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@toolhost/core';
 import type { EditPhrases } from './edit-phrases.js';
-import { joinLines, splitLines, type TextDocument } from './text-document.js';
+import { documentOfLines, TextDocument } from './text-document.js';
 
 /** A text edit's new document, or why it cannot be made. */
 export type TextEditResult =
@@ -29,7 +29,7 @@ function toCrlf(text: string): string {
 }
 
 function withText(document: TextDocument, text: string): TextDocument {
-  return { bom: document.bom, lines: splitLines(text), majorityEol: document.majorityEol };
+  return new TextDocument(document.bom, text, document.majorityEol);
 }
 
 /**
@@ -44,7 +44,7 @@ export function replaceOnce(document: TextDocument, oldText: string, newText: st
       code: ErrorCode.InvalidArguments,
       message: `No replacement was performed: ${named} is empty; give the exact text to replace.`,
     };
-  const text = joinLines(document.lines);
+  const text = document.text;
   let search = oldText;
   let replacement = newText;
   let found = occurrences(text, search);
@@ -85,7 +85,7 @@ export function replaceAt(
   path: string,
   phrases: EditPhrases,
 ): TextEditResult {
-  const text = joinLines(document.lines);
+  const text = document.text;
   if (at > text.length || text.slice(at, at + oldText.length) !== oldText) {
     return {
       ok: false,
@@ -114,7 +114,7 @@ export function insertLines(document: TextDocument, afterLine: number, text: str
   const eol = document.majorityEol;
   const pieces = text.replace(/\r\n/g, '\n').split('\n');
   if (pieces.length > 1 && pieces[pieces.length - 1] === '') pieces.pop();
-  const lines = document.lines.map((line) => ({ ...line }));
+  const lines = document.lines.slice();
   const atUnterminatedEnd = afterLine === count && count > 0 && lines[count - 1].eol === '';
   if (atUnterminatedEnd) lines[count - 1].eol = eol;
   const inserted = pieces.map((piece, index) => ({
@@ -122,5 +122,5 @@ export function insertLines(document: TextDocument, afterLine: number, text: str
     eol: atUnterminatedEnd && index === pieces.length - 1 ? ('' as const) : eol,
   }));
   lines.splice(afterLine, 0, ...inserted);
-  return { ok: true, document: { bom: document.bom, lines, majorityEol: eol } };
+  return { ok: true, document: documentOfLines(document.bom, lines, eol) };
 }

@@ -3,7 +3,7 @@ import { LineMatcher, type MatchPass } from './line-matcher.js';
 import { END_OF_FILE, isFileMarker, updateBodyMarker } from './patch-markers.js';
 import type { ChunkLine, PatchChunk } from './patch-syntax.js';
 import { describeMiss, type ChunkStatus } from './plan-update.js';
-import type { LineEnding, TextDocument, TextLine } from './text-document.js';
+import { documentOfLines, type LineEnding, type TextDocument, type TextLine } from './text-document.js';
 
 /**
  * The V4A dialect of a single file operation (OpenAI's `apply_patch_call`, the Agents SDK editor), read and matched as
@@ -192,7 +192,7 @@ interface V4aModel {
 const BOM = '\uFEFF';
 
 function modelOf(document: TextDocument): V4aModel {
-  const lines = document.lines;
+  const lines = document.lines.slice();
   // The SDK reads a file as CRLF only when every line ending is CRLF; otherwise a CR stays part of its line's text.
   const crlf = lines.some((line) => line.eol === '\r\n') && lines.every((line) => line.eol !== '\n');
   const texts = lines.map((line) => (!crlf && line.eol === '\r\n' ? `${line.text}\r` : line.text));
@@ -278,7 +278,7 @@ function rebuild(document: TextDocument, model: V4aModel, chunks: readonly V4aCh
     return eol === '\n' && line.text.endsWith('\r') ? { text: line.text.slice(0, -1), eol: '\r\n' } : { text: line.text, eol };
   });
   if (lines.length > 0 && lines[lines.length - 1].text === '') lines.pop();
-  return { bom: document.bom, lines, majorityEol: document.majorityEol };
+  return documentOfLines(document.bom, lines, document.majorityEol);
 }
 
 /** The one region between the unchanged first and last lines, for the diff report. */
@@ -325,5 +325,5 @@ export function applyV4aUpdate(document: TextDocument, diff: string, path: strin
     };
     return { ok: false, kind: 'context', chunks: statuses };
   }
-  return { ok: true, document: rebuilt, regions: changedRegion(document.lines, rebuilt.lines), chunks: matched.statuses };
+  return { ok: true, document: rebuilt, regions: changedRegion(document.lines.slice(), rebuilt.lines.slice()), chunks: matched.statuses };
 }
