@@ -214,6 +214,8 @@ function makeCertificates(folder: string): void {
 async function tlsEngine(socketPath: string, folder: string): Promise<Engine> {
   makeCertificates(folder);
   const read = (name: string) => readFileSync(join(folder, name));
+  // Kept so close() can end them: the client's idle keep-alive connections would hold the listener open.
+  const sockets = new Set<{ destroy(): void }>();
   const server = createServer(
     {
       key: read('server-key.pem'),
@@ -227,10 +229,13 @@ async function tlsEngine(socketPath: string, folder: string): Promise<Engine> {
       // Half-open both ways: the CLI ends its stdin of an exec with a half close and still reads the output.
       const daemon = connect({ path: socketPath, allowHalfOpen: true });
       client.pipe(daemon).pipe(client);
+      sockets.add(client).add(daemon);
       const end = () => {
         client.destroy();
         daemon.destroy();
       };
+      client.on('close', () => sockets.delete(client));
+      daemon.on('close', () => sockets.delete(daemon));
       client.on('error', end);
       daemon.on('error', end);
     },
@@ -258,7 +263,11 @@ async function tlsEngine(socketPath: string, folder: string): Promise<Engine> {
       '--tlskey',
       join(folder, 'client-key.pem'),
     ],
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
   };
 }
 
