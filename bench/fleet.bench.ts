@@ -1,14 +1,15 @@
 // Many agents on one engine: N agents (FLEET_AGENTS, default 64), each with its own container (--network none, the
-// test image), make 20 exec_command calls and 5 apply_patch calls at once; the docker CLI makes the same calls
-// (docker run, docker exec, docker rm) in the same run. Engines: the Docker daemon of DOCKER_HOST; the same daemon
+// test image), make FLEET_EXECS exec_command calls (default 20) and FLEET_PATCHES apply_patch calls (default 5) at
+// once; the docker CLI makes the same calls (docker run, docker exec, docker rm) in the same run, the two ways taking
+// turns at going first over FLEET_ROUNDS rounds (default 1). Engines: the Docker daemon of DOCKER_HOST; the same daemon
 // over TCP with TLS on 127.0.0.1 (certificates made here with openssl, client certificates required); Podman when
-// installed (FLEET_ENGINES=docker,tls,podman picks). Reports calls lost, containers left, p50/p99 latency of a call
-// and the ratio to the CLI.
+// installed (FLEET_ENGINES=docker,tls,podman picks). Reports calls lost, containers left, p50/p99 latency of a call,
+// the ratio to the CLI and the load average, as a table and as one `FLEET {json}` line per engine and round.
 // Needs the engines of test/environments (eval "$(bash test/environments/setup-ci.sh)"). Run: npm run bench -- fleet
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createServer } from 'node:tls';
@@ -16,12 +17,13 @@ import { promisify } from 'node:util';
 import Dockerode from 'dockerode';
 import { approximateTokenizer } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
-import { createToolHost } from 'toolhost';
+import { createToolHost, type ToolHost } from 'toolhost';
 
 const run = promisify(execFile);
 const AGENTS = Number(process.env.FLEET_AGENTS ?? 64);
-const EXECS = 20;
-const PATCHES = 5;
+const EXECS = Number(process.env.FLEET_EXECS ?? 20);
+const PATCHES = Number(process.env.FLEET_PATCHES ?? 5);
+const ROUNDS = Number(process.env.FLEET_ROUNDS ?? 1);
 const IMAGE = process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox';
 
 /** How to reach one engine: a dockerode client and the docker CLI arguments for the same daemon. */
@@ -65,6 +67,21 @@ function patchText(agent: number, round: number): string {
   return `*** Begin Patch\n*** Update File: notes.txt\n@@\n-agent ${agent} round ${round - 1}\n+agent ${agent} round ${round}\n*** End Patch`;
 }
 
+/**
+ * One exec_command call followed, while its command still runs, by empty write_stdin polls until it exits: a slow
+ * engine makes a call slow, not lost.
+ */
+async function execToEnd(host: ToolHost, cmd: string): Promise<{ ok: boolean; exitCode?: number; output: string }> {
+  let result = await host.call('exec_command', { cmd, yield_time_ms: 30_000 });
+  let output = result.output;
+  while (result.ok && typeof result.data?.session_id === 'number' && typeof result.data.exit_code !== 'number') {
+    result = await host.call('write_stdin', { session_id: result.data.session_id, chars: '', yield_time_ms: 30_000 });
+    output += result.output;
+  }
+  const exitCode = result.data?.exit_code;
+  return { ok: result.ok, output, ...(typeof exitCode === 'number' ? { exitCode } : {}) };
+}
+
 async function toolhostAgent(engine: Engine, label: string, agent: number, tally: Tally): Promise<void> {
   const environment = await createDockerEnvironment({
     image: IMAGE,
@@ -78,8 +95,8 @@ async function toolhostAgent(engine: Engine, label: string, agent: number, tally
       const expected = `agent-${agent}-call-${call}`;
       await timedCall(
         tally,
-        () => host.call('exec_command', { cmd: `echo ${expected}`, yield_time_ms: 30_000 }),
-        (result) => result.ok && result.output.includes(expected),
+        () => execToEnd(host, `echo ${expected}`),
+        (result) => result.ok && result.exitCode === 0 && result.output.includes(expected),
       );
     }
     for (let round = 0; round < PATCHES; round++) {
@@ -197,6 +214,8 @@ function makeCertificates(folder: string): void {
 async function tlsEngine(socketPath: string, folder: string): Promise<Engine> {
   makeCertificates(folder);
   const read = (name: string) => readFileSync(join(folder, name));
+  // Kept so close() can end them: the client's idle keep-alive connections would hold the listener open.
+  const sockets = new Set<{ destroy(): void }>();
   const server = createServer(
     {
       key: read('server-key.pem'),
@@ -210,10 +229,13 @@ async function tlsEngine(socketPath: string, folder: string): Promise<Engine> {
       // Half-open both ways: the CLI ends its stdin of an exec with a half close and still reads the output.
       const daemon = connect({ path: socketPath, allowHalfOpen: true });
       client.pipe(daemon).pipe(client);
+      sockets.add(client).add(daemon);
       const end = () => {
         client.destroy();
         daemon.destroy();
       };
+      client.on('close', () => sockets.delete(client));
+      daemon.on('close', () => sockets.delete(daemon));
       client.on('error', end);
       daemon.on('error', end);
     },
@@ -241,15 +263,27 @@ async function tlsEngine(socketPath: string, folder: string): Promise<Engine> {
       '--tlskey',
       join(folder, 'client-key.pem'),
     ],
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      // Not waited for: the listener's close may wait on a connection the client never finished.
+      server.close();
+      for (const socket of sockets) socket.destroy();
+    },
   };
 }
 
 /**
- * Podman's Docker-compatible service on a socket of its own (`podman system service`), with the test image copied
- * from Docker; a string says why it is skipped.
+ * Podman's Docker-compatible service: the one of TOOLHOST_TEST_PODMAN_SOCKET (test/environments/setup-podman.sh, with
+ * the test image loaded), or else one started here on a socket of its own (`podman system service`) with the test
+ * image copied from Docker; a string says why it is skipped.
  */
 async function podmanEngine(folder: string): Promise<Engine | string> {
+  const given = process.env.TOOLHOST_TEST_PODMAN_SOCKET;
+  if (given)
+    return {
+      name: `Podman (podman system service, ${given})`,
+      docker: new Dockerode({ socketPath: given }),
+      cli: ['-H', `unix://${given}`],
+    };
   if (spawnSync('podman', ['--version']).status !== 0) return 'podman is not installed on this machine';
   const copied = spawnSync('sh', ['-c', `docker save ${IMAGE} | podman load -q`], { encoding: 'utf8' });
   if (copied.status !== 0) return `the test image could not be copied into Podman: ${copied.stderr.trim().slice(0, 200)}`;
@@ -275,15 +309,20 @@ async function podmanEngine(folder: string): Promise<Engine | string> {
   };
 }
 
-function report(engine: Engine, ours: Awaited<ReturnType<typeof fleet>>, cli: Awaited<ReturnType<typeof fleet>>): void {
-  const row = (way: string, tally: Awaited<ReturnType<typeof fleet>>) =>
+type Outcome = Awaited<ReturnType<typeof fleet>>;
+
+/** The engine's short name, as FLEET_ENGINES spells it. */
+const engineKey = (engine: Engine) => (engine.name.startsWith('Podman') ? 'podman' : engine.name.includes('TLS') ? 'tls' : 'docker');
+
+function report(engine: Engine, round: number, ours: Outcome, cli: Outcome, loadBefore: number[]): void {
+  const row = (way: string, tally: Outcome) =>
     `| ${way.padEnd(10)} | ${String(tally.latencies.length).padStart(5)} | ${String(tally.lost).padStart(4)} | ${String(tally.left).padStart(4)} | ${percentile(tally.latencies, 0.5).toFixed(0).padStart(7)} | ${percentile(tally.latencies, 0.99).toFixed(0).padStart(7)} | ${(tally.wallMs / 1000).toFixed(1).padStart(6)} |`;
-  console.log(`\n${engine.name}: ${AGENTS} agents x (${EXECS} exec + ${PATCHES} patches)`);
+  console.log(`\n${engine.name}, round ${round + 1}/${ROUNDS}: ${AGENTS} agents x (${EXECS} exec + ${PATCHES} patches)`);
   console.log('| way        | calls |lost | left | p50 ms  | p99 ms  | wall s |');
   console.log('|------------|-------|-----|------|---------|---------|--------|');
   console.log(row('toolhost', ours));
   console.log(row('docker CLI', cli));
-  const ratio = (fraction: number) => (percentile(ours.latencies, fraction) / percentile(cli.latencies, fraction)).toFixed(2);
+  const ratio = (fraction: number) => Number((percentile(ours.latencies, fraction) / percentile(cli.latencies, fraction)).toFixed(2));
   for (const [way, tally] of [
     ['toolhost', ours],
     ['docker CLI', cli],
@@ -291,6 +330,29 @@ function report(engine: Engine, ours: Awaited<ReturnType<typeof fleet>>, cli: Aw
     if (tally.firstError) console.log(`first loss (${way}): ${tally.firstError}`);
   }
   console.log(`ratio toolhost / docker CLI: p50 ${ratio(0.5)}, p99 ${ratio(0.99)} (goal <= 1.1)`);
+  const figures = (tally: Outcome) => ({
+    calls: tally.latencies.length,
+    lost: tally.lost,
+    left: tally.left,
+    p50: Math.round(percentile(tally.latencies, 0.5)),
+    p99: Math.round(percentile(tally.latencies, 0.99)),
+    wallS: Number((tally.wallMs / 1000).toFixed(1)),
+  });
+  const line = {
+    engine: engineKey(engine),
+    round: round + 1,
+    agents: AGENTS,
+    execs: EXECS,
+    patches: PATCHES,
+    toolhost: figures(ours),
+    cli: figures(cli),
+    ratioP50: ratio(0.5),
+    ratioP99: ratio(0.99),
+    // The 1, 5 and 15 minute load averages before the engine's pass and after it.
+    loadBefore: loadBefore.map((value) => Number(value.toFixed(2))),
+    loadAfter: loadavg().map((value) => Number(value.toFixed(2))),
+  };
+  console.log(`FLEET ${JSON.stringify(line)}`);
 }
 
 export default async function (): Promise<void> {
@@ -306,11 +368,14 @@ export default async function (): Promise<void> {
     else engines.push(podman);
     // FLEET_ENGINES=docker,tls,podman picks engines (default all).
     const picked = (process.env.FLEET_ENGINES ?? 'docker,tls,podman').split(',');
-    const keys = (engine: Engine) => (engine.name.startsWith('Podman') ? 'podman' : engine.name.includes('TLS') ? 'tls' : 'docker');
-    for (const engine of engines.filter((candidate) => picked.includes(keys(candidate)))) {
-      const ours = await fleet(engine, 'toolhost');
-      const cli = await fleet(engine, 'docker CLI');
-      report(engine, ours, cli);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const engine of engines.filter((candidate) => picked.includes(engineKey(candidate)))) {
+        const load = loadavg();
+        // The two ways take turns at going first, so neither always meets the other's leftovers.
+        const ours = round % 2 === 0 ? await fleet(engine, 'toolhost') : undefined;
+        const cli = await fleet(engine, 'docker CLI');
+        report(engine, round, ours ?? (await fleet(engine, 'toolhost')), cli, load);
+      }
     }
   } finally {
     for (const engine of engines) await engine.close?.();

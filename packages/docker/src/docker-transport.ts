@@ -3,8 +3,21 @@ import type { Duplex } from 'node:stream';
 import type { RemoteChannel, RemoteEnd, RemoteStartRequest, RemoteTransport } from '@toolhost/remote';
 import { FrameDemuxer } from './frame-demuxer.js';
 
-/** How often an exec's state is polled after start: quickly at first, then backing off. */
+/**
+ * How often an exec's state is polled once its end is near (its stream ended, or a kill was asked for): quickly at
+ * first, then backing off.
+ */
 const POLL_STEPS_MS = [2, 4, 8, 16, 32, 64, 100];
+
+/**
+ * How often an exec's state is read while its stream is open and no kill was asked for: the exit sentinel on the
+ * stream normally ends a command first, so this only catches a start shell that died while a background child holds
+ * the stream open.
+ */
+const IDLE_POLL_MS = 1_000;
+
+/** How often the stream's end and a kill request are looked for between polls (no API request). */
+const WATCH_MS = 20;
 
 /**
  * Docker 20.10 ignores the console size given at creation and the resize arrives after the start: a TTY command first
@@ -22,9 +35,28 @@ export function dockerErrorMessage(error: unknown): string {
   return value?.statusCode ? `Docker answered ${value.statusCode}: ${message}` : message;
 }
 
-/** Polls `exec.inspect()` until the process has exited; the exit code, or undefined when the exec vanished. */
-async function waitForExecExit(exec: Dockerode.Exec, stopped: () => boolean): Promise<number | undefined> {
-  for (let attempt = 0; ; attempt++) {
+/** What the exit watch of one exec looks at between API requests. */
+interface ExitWatch {
+  /** The channel was released: nobody waits for the exit any more. */
+  stopped(): boolean;
+  /** The exec's stream ended or broke, or a kill was asked for: the exit is near. */
+  ending(): boolean;
+}
+
+/**
+ * Reads `exec.inspect()` until the process has exited; the exit code, or undefined when the exec vanished or the watch
+ * was stopped. Polls quickly once the exit is near, and otherwise once every {@link IDLE_POLL_MS}, so a command that
+ * ends by its exit sentinel costs no inspect at all.
+ */
+export async function waitForExecExit(exec: Pick<Dockerode.Exec, 'inspect'>, watch: ExitWatch): Promise<number | undefined> {
+  let idleSince = Date.now();
+  for (let attempt = 0; ;) {
+    if (watch.stopped()) return undefined;
+    const near = watch.ending();
+    if (!near && Date.now() - idleSince < IDLE_POLL_MS) {
+      await delay(WATCH_MS);
+      continue;
+    }
     let info: Dockerode.ExecInspectInfo;
     try {
       info = await exec.inspect();
@@ -32,8 +64,8 @@ async function waitForExecExit(exec: Dockerode.Exec, stopped: () => boolean): Pr
       return undefined;
     }
     if (!info.Running) return info.ExitCode ?? undefined;
-    if (stopped()) return undefined;
-    await delay(POLL_STEPS_MS[Math.min(attempt, POLL_STEPS_MS.length - 1)]!);
+    if (near) await delay(POLL_STEPS_MS[Math.min(attempt++, POLL_STEPS_MS.length - 1)]!);
+    else idleSince = Date.now();
   }
 }
 
@@ -108,10 +140,12 @@ function execChannel(container: Dockerode.Container, exec: Dockerode.Exec, strea
   stream.on('close', () => closed.fire());
   stream.on('error', () => closed.fire());
   let released = false;
+  let streamEnded = false;
+  closed.add(() => (streamEnded = true));
   if (request.role === 'command') {
-    // The stream's end is no exit signal (it may come seconds late): the exec's state is.
+    // The stream's end is no exit signal (it may come seconds late, or before the exit): the exec's state is.
     void (async () => {
-      const exitCode = await waitForExecExit(exec, () => released);
+      const exitCode = await waitForExecExit(exec, { stopped: () => released, ending: () => streamEnded || request.killed() });
       if (released) return;
       // A vanished exec, or a kill nobody here asked for: say when the container itself went away.
       let note: string | undefined;

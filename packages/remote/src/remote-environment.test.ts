@@ -6,7 +6,42 @@ import type { Environment, ExecProcess, ProcessExit } from '@toolhost/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { skipWhen } from '../../../test/skip-reason.js';
 import { createLocalTransport } from './__fixtures__/local-transport.js';
-import { createRemoteEnvironment } from './index.js';
+import { createRemoteEnvironment, type RemoteChannel, type RemoteTransport } from './index.js';
+
+/**
+ * The local transport, except that its first `lost` one-off scripts end at once with only `said` on stdout, as an
+ * exec that an engine under load failed to start does.
+ */
+function losingTransport(lost: number, said: string): RemoteTransport & { started: string[] } {
+  const inner = createLocalTransport();
+  let toLose = lost;
+  return {
+    ...inner,
+    async start(request): Promise<RemoteChannel> {
+      if (request.role !== 'script' || toLose === 0) return inner.start(request);
+      toLose--;
+      inner.started.push('lost script');
+      const stdout: Array<(chunk: Buffer) => void> = [];
+      const close: Array<() => void> = [];
+      setImmediate(() => {
+        for (const listener of stdout) listener(Buffer.from(said));
+        for (const listener of close) listener();
+      });
+      return {
+        onStdout: (listener) => void stdout.push(listener),
+        onStderr: () => undefined,
+        onExit: () => undefined,
+        onClose: (listener) => void close.push(listener),
+        write: () => undefined,
+        endInput: () => undefined,
+        pause: () => undefined,
+        resume: () => undefined,
+        resize: async () => undefined,
+        close: () => undefined,
+      };
+    },
+  };
+}
 
 // The kit's scripts are POSIX sh over /proc, so this Linux machine serves as a remote reached through a transport.
 const linux = process.platform === 'linux' && existsSync('/proc/self/stat');
@@ -74,6 +109,19 @@ describe(
       await child.kill();
       expect((await settled).exit).toEqual({ exitCode: 137, signal: 'SIGKILL' });
       expect(await environment.processes.hasProcesses(child, 'kit-2')).toBe(false);
+    });
+
+    it('starts the first probe again when the engine lost it before it reported, and quotes the engine when it always does', async () => {
+      const flaky = losingTransport(1, 'OCI runtime exec failed: context deadline exceeded');
+      environment = await createRemoteEnvironment(flaky, { root });
+      expect(flaky.started.slice(0, 2)).toEqual(['lost script', 'script']);
+      expect(await environment.workspace.stat('')).toMatchObject({ kind: 'directory' });
+
+      const broken = losingTransport(Infinity, 'OCI runtime exec failed: context deadline exceeded');
+      await expect(createRemoteEnvironment(broken, { root })).rejects.toThrow(
+        'the helper ended without reporting (the local shell may have been killed): OCI runtime exec failed: context deadline exceeded',
+      );
+      expect(broken.started).toEqual(['lost script', 'lost script', 'lost script']);
     });
 
     it('refuses a root that is not a folder, naming the transport’s place; PowerShell is refused the same way', async () => {

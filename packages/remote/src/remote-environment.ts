@@ -3,7 +3,7 @@ import { HelperShellPool } from './helper-shell.js';
 import { createRemoteExecutor } from './remote-process.js';
 import { remoteFindScript, remoteKillScript } from './remote-scripts.js';
 import type { RemoteTransport } from './remote-transport.js';
-import { runRemoteScript, type ScriptRunner } from './script-runner.js';
+import { runRemoteScript, runRemoteScriptReported, type ScriptRunner } from './script-runner.js';
 import { createScriptWorkspace } from './script-workspace.js';
 
 /** Options of {@link createRemoteEnvironment}. */
@@ -27,13 +27,19 @@ interface RemoteProbe {
   ripgrep: boolean;
 }
 
+/**
+ * Times the first probe is started when the engine loses it before it reports (an exec an engine under load failed to
+ * start): the probe changes nothing twice, so it is simply started again.
+ */
+const PROBE_ATTEMPTS = 3;
+
 async function probeRemote(transport: RemoteTransport, options: RemoteEnvironmentOptions): Promise<RemoteProbe> {
   const mkdir = options.createRoot ? 'mkdir -p -- "$1" || exit 1\n' : '';
-  const probe = await runRemoteScript(
-    transport,
-    `${mkdir}[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo\ncommand -v rg || echo`,
-    [options.root],
-  );
+  const script = `${mkdir}[ -d "$1" ] || exit 2\nreadlink -f -- "$1"\ncommand -v bash || echo\ncommand -v pwsh || echo\ncommand -v rg || echo`;
+  let run = await runRemoteScriptReported(transport, script, [options.root]);
+  for (let attempt = 1; !run.reported && attempt < PROBE_ATTEMPTS; attempt++)
+    run = await runRemoteScriptReported(transport, script, [options.root]);
+  const probe = run.outcome;
   if (probe.exitCode !== 0)
     throw new Error(
       probe.exitCode === 2 ? `${options.root} is not a folder ${transport.place}` : probe.stderr.trim() || `exit code ${probe.exitCode}`,

@@ -19,17 +19,25 @@ export function newTrailerMarker(): string {
   return `:toolhost-${randomBytes(8).toString('hex')}:`;
 }
 
+/** A helper's outcome, and whether its trailer was read (false: the transport lost the process before it reported). */
+export interface ReportedOutcome {
+  outcome: ScriptOutcome;
+  reported: boolean;
+}
+
+/** The longest piece of an unreported helper's output quoted in its message (the engine's own error, as a rule). */
+const UNREPORTED_QUOTE_CHARS = 300;
+
 /**
- * Runs a POSIX sh helper on the remote as a process of its own and collects its output; never for commands of the
- * model. The helper runs in a subshell followed by a random trailer carrying its exit code, so completion is known from
- * the bytes themselves: a transport's stream may end seconds late, and no exit status round trip is needed.
+ * Runs a POSIX sh helper like {@link runRemoteScript} and says whether it reported: a helper whose streams ended
+ * without its trailer never ran to its end, which an engine under load does to an exec it failed to start.
  */
-export async function runRemoteScript(
+export async function runRemoteScriptReported(
   transport: RemoteTransport,
   script: string,
   args: string[],
   input?: Uint8Array,
-): Promise<ScriptOutcome> {
+): Promise<ReportedOutcome> {
   const marker = newTrailerMarker();
   const channel = await transport.start({
     role: 'script',
@@ -57,12 +65,35 @@ export async function runRemoteScript(
   const exitCode = await outcome;
   channel.close();
   const all = Buffer.concat(stdout);
-  if (exitCode === undefined)
+  if (exitCode === undefined) {
+    // What the engine wrote in the helper's place (an exec it could not start says why on the stream).
+    const said = (Buffer.concat(stderr).toString('utf8') || all.toString('utf8')).trim().slice(0, UNREPORTED_QUOTE_CHARS);
     return {
-      exitCode: 255,
-      stdout: all,
-      stderr: Buffer.concat(stderr).toString('utf8') || `the helper ended without reporting (${transport.lostHint})`,
+      reported: false,
+      outcome: {
+        exitCode: 255,
+        stdout: all,
+        stderr: `the helper ended without reporting (${transport.lostHint})${said ? `: ${said}` : ''}`,
+      },
     };
+  }
   const trailerLength = `${marker}${exitCode}\n`.length;
-  return { exitCode, stdout: all.subarray(0, all.length - trailerLength), stderr: Buffer.concat(stderr).toString('utf8') };
+  return {
+    reported: true,
+    outcome: { exitCode, stdout: all.subarray(0, all.length - trailerLength), stderr: Buffer.concat(stderr).toString('utf8') },
+  };
+}
+
+/**
+ * Runs a POSIX sh helper on the remote as a process of its own and collects its output; never for commands of the
+ * model. The helper runs in a subshell followed by a random trailer carrying its exit code, so completion is known from
+ * the bytes themselves: a transport's stream may end seconds late, and no exit status round trip is needed.
+ */
+export async function runRemoteScript(
+  transport: RemoteTransport,
+  script: string,
+  args: string[],
+  input?: Uint8Array,
+): Promise<ScriptOutcome> {
+  return (await runRemoteScriptReported(transport, script, args, input)).outcome;
 }
