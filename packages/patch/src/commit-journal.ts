@@ -11,6 +11,8 @@ export interface CommitJournal {
   id: string;
   /** The process that wrote it: a journal whose process is alive belongs to a commit still running. */
   pid: number;
+  /** The store's tag of the process that wrote it (remote stores), which its claim reads. */
+  owner?: string;
   phase: 'writing' | 'written';
   /** In the order the commit performs them. */
   entries: JournalEntry[];
@@ -163,7 +165,9 @@ async function recoverOne(workspace: Workspace, store: CommitJournalStore, name:
     // Journals are written whole (temp file + rename), so an unreadable one is not ours: leave it for a person to read.
     return { outcome: 'failed', paths: [], reason: `the journal ${store.location}/${name} cannot be read` };
   }
-  if (running.has(journal.id) || processAlive(journal.pid)) return undefined;
+  if (running.has(journal.id)) return undefined;
+  const writer = journal.owner === undefined ? { pid: journal.pid } : { pid: journal.pid, owner: journal.owner };
+  if (store.claim ? !(await store.claim(writer)) : processAlive(journal.pid)) return undefined;
   const paths = journal.entries.map((entry) => entry.key);
   try {
     if (journal.phase === 'written') await dropBackups(workspace, journal);
