@@ -140,6 +140,8 @@ export function createRemoteJournalStore(options: RemoteJournalStoreOptions): Co
       }
       // Nothing, or only a stopped writer's temp file, was there: the folder goes, as after a clean commit.
       if (swept === entries.length) await removeFolder(workspace);
+      // A stopped writer's helper may have renamed its temp file into a journal before it was ended: listed afresh.
+      if (swept > 0) entries = await workspace.readdir('').catch(() => []);
       return entries.filter((entry) => entry.name.endsWith('.json')).map((entry) => entry.name);
     },
     read: async (name) => Buffer.from(await (await journals()).readFile(name)).toString('utf8'),
