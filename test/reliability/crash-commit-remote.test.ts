@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, needsEngine } from '../environments/engines.js';
-import { createCrashFolder, removeCrashFolder, runRemoteCrashCommits, startCrashContainer } from './helpers/crash-commit-remote.js';
+import {
+  createCrashFolder,
+  killCrashChildren,
+  removeCrashFolder,
+  runRemoteCrashCommits,
+  startCrashContainer,
+} from './helpers/crash-commit-remote.js';
 
 // A host on a Docker container or an SSH host applying one edit to 24 files is killed with SIGKILL at random moments;
 // the next host to open the same remote workspace must find every file wholly before or wholly after the edit, with
@@ -19,6 +25,7 @@ for (const { engine, reason } of availability) {
       if (engine.name === 'docker') container = await startCrashContainer(root);
     }, 60_000);
     afterAll(async () => {
+      killCrashChildren();
       await container?.remove();
       if (root) removeCrashFolder(root);
     }, 60_000);

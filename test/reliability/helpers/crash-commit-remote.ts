@@ -52,10 +52,20 @@ interface LoadedChild {
   ready(): Promise<number>;
 }
 
+/** Children not yet ended, so a run cut short (a test's timeout) can still end them. */
+const children = new Set<ChildProcess>();
+
+/** Kills every editing child still running (after a run was cut short). */
+export function killCrashChildren(): void {
+  for (const child of children) child.kill('SIGKILL');
+}
+
 function loadChild(target: RemoteCrashTarget): LoadedChild {
   const child = spawn(process.execPath, ['--conditions=@toolhost/source', '--import', 'tsx', CHILD, JSON.stringify(target)], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -108,8 +118,9 @@ export function createCrashFolder(files = 24, lines = 400): string {
   }
 }
 
+/** Removes the folder (again while a killed child's last request still lands in it). */
 export function removeCrashFolder(root: string): void {
-  rmSync(root, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 /**
