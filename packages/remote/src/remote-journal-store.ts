@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { CommitJournalStore, Workspace } from '@toolhost/core';
 import { HELPER_VARIABLE, killMarkedScript } from './remote-scripts.js';
@@ -40,8 +41,19 @@ const LOCATE_SCRIPT = [
   'printf "%s/%s" "$d" "$1"',
 ].join('\n');
 
-/** A short tag of this machine, so a journal's writer pid is only ever checked where it means that process. */
-const MACHINE = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+function bootId(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A short tag of this machine (its name and, on Linux, its boot), so a journal's writer pid is only ever checked where
+ * it means that process.
+ */
+const MACHINE = createHash('sha256').update(`${hostname()}\n${bootId()}`).digest('hex').slice(0, 8);
 
 /** A fresh tag for one host's remote environment: `<machine>-<pid>-<random>`. */
 export function newHelperOwner(): string {
