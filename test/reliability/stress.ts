@@ -1,7 +1,7 @@
 /**
  * Long reliability runs (npm run stress): the full hostile-path and malformed-argument corpora, a long TOCTOU race,
- * 2,000 fuzzed patches, 400 SIGKILLs mid-commit on each edit path, process faults with a 1 GiB print (and 64 MiB
- * through a PTY), and 10,000 mixed calls; prints a summary table and exits non-zero when anything escaped, leaked, lost
+ * 2,000 fuzzed patches, 400 SIGKILLs mid-commit on each edit path (80 on each of Docker and SSH), process faults with a
+ * 1 GiB print (and 64 MiB through a PTY), and 10,000 mixed calls; prints a summary table and exits non-zero when anything escaped, leaked, lost
  * output or misbehaved. `--scale=0.05` (CI) runs a twentieth of the counts, a 256 MiB print and a 3.2 MiB PTY print.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,8 @@ import { approximateTokenizer } from '@toolhost/core';
 import type { Environment, ToolHost } from 'toolhost';
 import { loadHostileCases, runHostileCase, type HostileCase } from './helpers/hostile-corpus.js';
 import { runCrashCommits } from './helpers/crash-commit.js';
+import { createCrashFolder, removeCrashFolder, runRemoteCrashCommits, startCrashContainer } from './helpers/crash-commit-remote.js';
+import { ENGINES } from '../environments/engines.js';
 import { runNativeEditFuzz } from './helpers/native-edit-fuzz.js';
 import { createSharedSandbox, remoteSandboxEngines } from './helpers/remote-engines.js';
 import { NATIVE_EDIT_SURFACES, nativeHostileTarget } from './helpers/native-paths.js';
@@ -256,7 +258,10 @@ async function fuzzArea(sandbox: Sandbox): Promise<void> {
   rows.push(fuzzRow('patch fuzzing', summary));
 }
 
-/** Processes killed with SIGKILL in the middle of a 24-file edit (apply_patch and the native edit path). */
+/**
+ * Processes killed with SIGKILL in the middle of a 24-file edit (apply_patch and the native edit path), and hosts on a
+ * Docker container and an SSH host killed the same way.
+ */
 async function crashArea(): Promise<void> {
   for (const surface of ['apply_patch', 'edit'] as const) {
     const kills = Math.max(10, Math.round(400 * scale));
@@ -273,6 +278,35 @@ async function crashArea(): Promise<void> {
         ...summary.problems.slice(0, 3),
       ],
     });
+  }
+  for (const engine of ENGINES.filter((candidate) => candidate.name === 'docker' || candidate.name === 'ssh')) {
+    const missing = await engine.unavailable();
+    if (missing !== undefined) {
+      // The remote area reports a missing engine (and fails the run in CI).
+      log(`  SIGKILL mid-commit on ${engine.name} skipped: ${missing}`);
+      continue;
+    }
+    const kills = Math.max(4, Math.round(80 * scale));
+    const root = createCrashFolder();
+    const container = engine.name === 'docker' ? await startCrashContainer(root) : undefined;
+    try {
+      const summary = await runRemoteCrashCommits({ engine: engine.name as 'docker' | 'ssh', root, container: container?.id }, { kills });
+      rows.push({
+        area: `SIGKILL mid-commit on ${engine.name} via apply_patch`,
+        tried: summary.kills,
+        correct: summary.kills - summary.mixed - summary.leftovers - summary.problems.length,
+        bytesOutside: 0,
+        processesLeft: 0,
+        fdsLeaked: 0,
+        notes: [
+          `${summary.completed} completed, ${summary.rolledBack} rolled back, ${summary.clean} outside a commit; ${summary.mixed} mixed`,
+          ...summary.problems.slice(0, 3),
+        ],
+      });
+    } finally {
+      await container?.remove();
+      removeCrashFolder(root);
+    }
   }
 }
 

@@ -40,6 +40,14 @@ export interface CommitJournalStore {
   write(name: string, text: string): Promise<void>;
   /** Removes one journal; missing is not an error. */
   remove(name: string): Promise<void>;
+  /** The tag this process's commits are recorded under in their journals, for {@link CommitJournalStore.claim}. */
+  readonly owner?: string;
+  /**
+   * Whether the commit a journal records may be settled by this process: false while its writer may still run; once
+   * it is gone, first stops what the writer left running where the files are (a remote's helper processes), so none of
+   * its writes lands after the settling. Without it, the writer's pid is checked on this machine.
+   */
+  claim?(writer: { pid: number; owner?: string }): Promise<boolean>;
 }
 
 /**

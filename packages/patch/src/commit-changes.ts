@@ -201,6 +201,7 @@ async function commitJournaled(workspace: Workspace, store: CommitJournalStore, 
     version: 1,
     id,
     pid: typeof process === 'undefined' ? 0 : process.pid,
+    ...(store.owner === undefined ? {} : { owner: store.owner }),
     phase: 'writing',
     entries: ordered.map((change, index) => ({
       key: change.key,

@@ -12,6 +12,8 @@ export interface CommitJournal {
   id: string;
   /** The process that wrote it: a journal whose process is alive belongs to a commit still running. */
   pid: number;
+  /** The store's tag of the process that wrote it (remote stores), which its claim reads. */
+  owner?: string;
   phase: 'writing' | 'written';
   /** In the order the commit performs them. */
   entries: JournalEntry[];
@@ -157,19 +159,32 @@ interface Recovered {
   reason?: string;
 }
 
-async function recoverOne(workspace: Workspace, store: CommitJournalStore, name: string): Promise<Recovered | undefined> {
+/** The journal `name` as it stands, or undefined when it was removed meanwhile by the commit that wrote it. */
+async function readJournal(store: CommitJournalStore, name: string): Promise<CommitJournal | 'unreadable' | undefined> {
   let text: string;
   try {
     text = await store.read(name);
   } catch {
-    return undefined; // Removed meanwhile by the commit that wrote it.
+    return undefined;
   }
-  const journal = parseJournal(text);
-  if (journal === undefined) {
-    // Journals are written whole (temp file + rename), so an unreadable one is not ours: leave it for a person to read.
-    return { outcome: 'failed', paths: [], reason: `the journal ${store.location}/${name} cannot be read` };
-  }
-  if (running.has(journal.id) || processAlive(journal.pid)) return undefined;
+  return parseJournal(text) ?? 'unreadable';
+}
+
+async function recoverOne(workspace: Workspace, store: CommitJournalStore, name: string): Promise<Recovered | undefined> {
+  // Journals are written whole (temp file + rename), so an unreadable one is not ours: leave it for a person to read.
+  const unreadable: Recovered = { outcome: 'failed', paths: [], reason: `the journal ${store.location}/${name} cannot be read` };
+  let journal = await readJournal(store, name);
+  if (journal === undefined) return undefined;
+  if (journal === 'unreadable') return unreadable;
+  if (running.has(journal.id)) return undefined;
+  if (store.claim) {
+    const writer = journal.owner === undefined ? { pid: journal.pid } : { pid: journal.pid, owner: journal.owner };
+    if (!(await store.claim(writer))) return undefined;
+    // The claim ended what its writer left running, which may have moved the journal on (to `written`) just before.
+    journal = await readJournal(store, name);
+    if (journal === undefined) return undefined;
+    if (journal === 'unreadable') return unreadable;
+  } else if (processAlive(journal.pid)) return undefined;
   const paths = journal.entries.map((entry) => entry.key);
   try {
     if (journal.phase === 'written') await dropBackups(workspace, journal);

@@ -1,7 +1,8 @@
-import type { Environment, EnvironmentProcesses, Executor, MarkerMatch } from '@toolhost/core';
+import type { Environment, EnvironmentProcesses, Executor, MarkerMatch, Workspace } from '@toolhost/core';
 import { HelperShellPool } from './helper-shell.js';
 import { createRemoteExecutor } from './remote-process.js';
-import { remoteFindScript, remoteKillScript } from './remote-scripts.js';
+import { createRemoteJournalStore, newHelperOwner } from './remote-journal-store.js';
+import { HELPER_VARIABLE, remoteFindScript, remoteKillScript } from './remote-scripts.js';
 import type { RemoteTransport } from './remote-transport.js';
 import { runRemoteScript, runRemoteScriptReported, type ScriptRunner } from './script-runner.js';
 import { createScriptWorkspace } from './script-workspace.js';
@@ -85,7 +86,7 @@ function remoteProcesses(transport: RemoteTransport, probe: RemoteProbe, run: Sc
 
 /**
  * A whole environment on a remote reached through `transport`: files through POSIX sh helpers (or the transport's own
- * file channel), commands through `REMOTE_START_SCRIPT` with their exit sentinel, process scans and kills by marker.
+ * file channel) with a journal store on the remote for crash-safe multi-file commits, commands through `REMOTE_START_SCRIPT` with their exit sentinel, process scans and kills by marker.
  * Rejects with a plain Error when the remote cannot serve (no such root, no `/bin/sh`); the transport stays open then.
  * close() ends the helper shells, then closes the transport.
  */
@@ -93,17 +94,35 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
   const probe = await probeRemote(transport, options);
   const runOnce: ScriptRunner = (script, args, input) => runRemoteScript(transport, script, args, input);
   const shells = Math.max(0, Math.floor(options.helperShells ?? 0));
+  // Every helper process carries this host's tag, so a host opening the workspace after this one died can end them.
+  const owner = newHelperOwner();
   const helpers =
     shells > 0
       ? new HelperShellPool(
-          () => transport.start({ role: 'shell', script: 'exec /bin/sh', args: [], env: {}, killed: () => false }),
+          () =>
+            transport.start({
+              role: 'shell',
+              script: `export ${HELPER_VARIABLE}="$1"\nexec /bin/sh`,
+              args: [owner],
+              env: {},
+              killed: () => false,
+            }),
           shells,
           transport.lostHint,
         )
       : undefined;
   const run: ScriptRunner = helpers ? (script, args, input) => helpers.run(script, args, input) : runOnce;
-  const workspace =
-    transport.workspace?.(options.root, probe.realRoot, runOnce) ?? createScriptWorkspace(options.root, probe.realRoot, run);
+  const files = (root: string, realRoot: string) =>
+    transport.workspace?.(root, realRoot, runOnce) ?? createScriptWorkspace(root, realRoot, run);
+  const commitJournal = createRemoteJournalStore({
+    realRoot: probe.realRoot,
+    owner,
+    run,
+    runOnce,
+    files: (folder) => files(folder, folder),
+    place: transport.place,
+  });
+  const workspace: Workspace = { ...files(options.root, probe.realRoot), commitJournal };
   let closing: Promise<void> | undefined;
   return {
     kind: transport.kind,

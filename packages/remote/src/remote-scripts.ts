@@ -33,11 +33,14 @@ export function remoteStartArguments(request: SpawnRequest, nonce: string): stri
   return ['toolhost', request.cwd, nonce, String(assignments.length), ...assignments, request.file, ...request.args];
 }
 
-function markerPattern(match: MarkerMatch): { flags: string; pattern: string } {
+/** The variable every helper process of one host inherits (`TOOLHOST_HELPER=<owner>`), so a later host can stop them. */
+export const HELPER_VARIABLE = 'TOOLHOST_HELPER';
+
+function markerPattern(match: MarkerMatch, variable = MARKER_VARIABLE): { flags: string; pattern: string } {
   // Markers are hex and digits joined by '-': nothing in them is special to grep.
   return 'exact' in match
-    ? { flags: '-x -F', pattern: `${MARKER_VARIABLE}=${match.exact}` }
-    : { flags: '', pattern: `^${MARKER_VARIABLE}=${match.prefix}` };
+    ? { flags: '-x -F', pattern: `${variable}=${match.exact}` }
+    : { flags: '', pattern: `^${variable}=${match.prefix}` };
 }
 
 function checkMarker(match: MarkerMatch): void {
@@ -66,8 +69,16 @@ export function remoteFindScript(match: MarkerMatch): string {
  * leads or belongs to, and repeats until none is left (children started meanwhile included), for at most about 3 s.
  */
 export function remoteKillScript(match: MarkerMatch): string {
+  return killMarkedScript(match, MARKER_VARIABLE, true);
+}
+
+/**
+ * {@link remoteKillScript} for the processes whose `variable` matches; with `groups` false, each process alone (helpers
+ * of a host, {@link HELPER_VARIABLE}, share their group with processes of the transport's that carry no marker).
+ */
+export function killMarkedScript(match: MarkerMatch, variable: string, groups: boolean): string {
   checkMarker(match);
-  const { flags, pattern } = markerPattern(match);
+  const { flags, pattern } = markerPattern(match, variable);
   return [
     'i=0',
     'while [ $i -lt 60 ]; do',
@@ -80,7 +91,7 @@ export function remoteKillScript(match: MarkerMatch): string {
     '    [ "$1" = Z ] && continue',
     '    found=1',
     // Field 3 after the name is the process group; never signal group 0 or 1 (that would mean every process).
-    '    [ "$3" -gt 1 ] 2>/dev/null && kill -9 -"$3" 2>/dev/null',
+    ...(groups ? ['    [ "$3" -gt 1 ] 2>/dev/null && kill -9 -"$3" 2>/dev/null'] : []),
     '    kill -9 "$p" 2>/dev/null',
     '  done',
     '  [ -z "$found" ] && exit 0',

@@ -34,7 +34,8 @@ function failure(operation: string, path: string, outcome: ScriptOutcome): Error
 
 /**
  * A workspace on a remote reached only by running commands (busybox or coreutils): every operation is one small sh
- * helper; writes go to a temporary file in the same folder, then `mv` over the target (atomic inside the remote).
+ * helper; writes go to a temporary file in the same folder, then `mv` over the target (atomic inside the remote); with
+ * `rename`, `link` and durable writes a journaled commit survives the host's crash.
  */
 export function createScriptWorkspace(root: string, realRoot: string, run: ScriptRunner): Workspace {
   const abs = (path: string) => (path ? `${root.replace(/\/+$/, '')}/${path}` : root);
@@ -73,14 +74,27 @@ export function createScriptWorkspace(root: string, realRoot: string, run: Scrip
         't=$1; [ -L "$t" ] && t=$(readlink -f -- "$t")',
         'd=$(dirname -- "$t"); mkdir -p -- "$d" || exit 20',
         '[ -d "$t" ] && exit 21',
-        'tmp="$d/.$2.toolhost.tmp"',
+        'tmp="$d/$2"',
         'cat > "$tmp" || { rm -f -- "$tmp"; exit 1; }',
         'if [ -n "$3" ]; then chmod "$3" "$tmp"; elif [ -e "$t" ]; then chmod "$(stat -L -c %a -- "$t")" "$tmp"; fi',
+        // Durable: the data is flushed before the rename and the folder entry after it (every file when sync takes none).
+        '[ -z "$4" ] || sync "$tmp" 2>/dev/null || sync',
         'mv -f -- "$tmp" "$t" || { rm -f -- "$tmp"; exit 1; }',
+        '[ -z "$4" ] || sync "$d" 2>/dev/null || sync',
       ].join('\n');
-      const nonce = Math.random().toString(16).slice(2, 14);
+      const temp = options?.tempName ?? `.${Math.random().toString(16).slice(2, 14)}.toolhost.tmp`;
       const mode = options?.mode === undefined ? '' : (options.mode & 0o7777).toString(8);
-      await expect('write', path, script, [abs(path), nonce, mode], data);
+      await expect('write', path, script, [abs(path), temp, mode, options?.durable ? '1' : ''], data);
+    },
+    async rename(from, to) {
+      // mv would move a file into a folder at `to`; rename(2) refuses that, and so does this.
+      const script = '{ [ -e "$1" ] || [ -L "$1" ]; } || exit 2\n[ -d "$2" ] && [ ! -L "$2" ] && exit 21\nexec mv -f -- "$1" "$2"';
+      await expect('rename', from, script, [abs(from), abs(to)]);
+    },
+    async link(existing, path) {
+      // ln makes the hard link with link(2), which links a symlink itself, never its target.
+      const script = '{ [ -e "$1" ] || [ -L "$1" ]; } || exit 2\n{ [ -e "$2" ] || [ -L "$2" ]; } && exit 17\nexec ln -- "$1" "$2"';
+      await expect('link', existing, script, [abs(existing), abs(path)]);
     },
     async remove(path) {
       await expect('remove', path, '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! -L "$1" ] && exit 21\nrm -f -- "$1"', [

@@ -56,9 +56,26 @@ function call<T>(start: (done: (error: Error | null | undefined, value?: T) => v
   return new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value as T))));
 }
 
+/** Writes a new file and flushes it (fsync@openssh.com) before it is closed. */
+async function writeFlushed(sftp: SFTPWrapper, path: string, data: Buffer, mode: number): Promise<void> {
+  const handle = await call<Buffer>((done) => sftp.open(path, 'w', { mode }, done));
+  try {
+    let written = 0;
+    while (written < data.length) {
+      const length = Math.min(data.length - written, 32 * 1024);
+      await call<void>((done) => sftp.write(handle, data, written, length, written, done));
+      written += length;
+    }
+    await call<void>((done) => sftp.ext_openssh_fsync(handle, done));
+  } finally {
+    await call<void>((done) => sftp.close(handle, done));
+  }
+}
+
 /**
  * A workspace on an SSH host over one SFTP session: writes go to a temporary file in the same folder, then the
- * posix-rename extension replaces the target atomically. `session()` yields the current SFTP session (re-opened after
+ * posix-rename extension replaces the target atomically; hard links and flushed writes (hardlink@openssh.com,
+ * fsync@openssh.com) let a journaled commit survive the host's crash. `session()` yields the current SFTP session (re-opened after
  * a dropped connection).
  */
 export function createSftpWorkspace(
@@ -132,9 +149,11 @@ export function createSftpWorkspace(
         const folder = target.slice(0, target.lastIndexOf('/')) || '/';
         await ensureFolder(sftp, folder);
         const mode = options?.mode ?? (existing ? existing.mode & 0o7777 : 0o644);
-        const temp = `${folder}/.${randomBytes(6).toString('hex')}.toolhost.tmp`;
+        const temp = `${folder}/${options?.tempName ?? `.${randomBytes(6).toString('hex')}.toolhost.tmp`}`;
+        const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
         try {
-          await call<void>((done) => sftp.writeFile(temp, Buffer.from(data.buffer, data.byteOffset, data.byteLength), { mode }, done));
+          if (options?.durable) await writeFlushed(sftp, temp, bytes, mode);
+          else await call<void>((done) => sftp.writeFile(temp, bytes, { mode }, done));
           await call<void>((done) => sftp.chmod(temp, mode, done));
           await call<void>((done) => sftp.ext_openssh_rename(temp, target, done));
         } catch (error) {
@@ -142,6 +161,9 @@ export function createSftpWorkspace(
           throw error;
         }
       }),
+    rename: (from, to) => run('rename', from, (sftp) => call<void>((done) => sftp.ext_openssh_rename(abs(from), abs(to), done))),
+    link: (existing, path) =>
+      run('link', existing, (sftp) => call<void>((done) => sftp.ext_openssh_hardlink(abs(existing), abs(path), done))),
     remove: (path) =>
       run('remove', path, async (sftp) => {
         const stats = await call<Stats>((done) => sftp.lstat(abs(path), done));

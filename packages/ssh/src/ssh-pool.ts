@@ -46,6 +46,9 @@ export class SshPool {
       if (index >= 0) this.connections.splice(index, 1);
     });
     client.connect({ keepaliveInterval: 5_000, keepaliveCountMax: 3, readyTimeout: 20_000, ...this.config, hostVerifier });
+    // Every SFTP request and exec call is a small request waiting on a small answer: Nagle's algorithm would hold each
+    // one back until the peer's delayed acknowledgement.
+    client.setNoDelay(true);
     this.connections.push(pooled);
     return pooled;
   }

@@ -34,7 +34,8 @@ export interface CrashOptions {
   ahead?: number;
 }
 
-function fileText(lines: number, version: number): string {
+/** The text of one edited file at `version` (its version on one line of its middle). */
+export function fileText(lines: number, version: number): string {
   const body = Array.from({ length: lines }, (_, index) => `line ${index} of a file edited many times by one call`);
   body.splice(lines >> 1, 0, `version ${version}`);
   return `${body.join('\n')}\n`;
@@ -84,7 +85,8 @@ async function startEditing(loaded: LoadedChild): Promise<number> {
   });
 }
 
-function versions(root: string): Set<string> {
+/** The versions found in the `f*.txt` files of `root` (one when none is half edited). */
+export function versions(root: string): Set<string> {
   const found = new Set<string>();
   for (const name of readdirSync(root)) {
     if (!/^f\d+\.txt$/.test(name)) continue;
