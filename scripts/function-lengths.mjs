@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Lists every function, arrow function, method and accessor in packages/*/src (tests left out) longer than a number of
 // lines, measured from the syntax tree, so a factory's closure counts as one long function. Exits 1 when any is listed.
-// Usage: node scripts/function-lengths.mjs [max lines, default 200]
+// Usage: node scripts/function-lengths.mjs [max lines, default 120]
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const DEFAULT_MAX_LINES = 200;
+const DEFAULT_MAX_LINES = 120;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const argument = process.argv[2];
