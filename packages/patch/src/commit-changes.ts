@@ -3,6 +3,7 @@ import { runBounded } from './bounded-concurrency.js';
 import {
   backupName,
   dropBackups,
+  removeBackups,
   tempName,
   endJournal,
   forgetJournal,
@@ -257,7 +258,7 @@ async function commitJournaled(workspace: Workspace, store: CommitJournalStore, 
     journal.phase = 'written';
     await writeJournal(store, journal);
     // Dropping the backups is idempotent, so one failed removal (a transient error) gets a second pass at once.
-    await dropBackups(workspace, journal).catch(() => dropBackups(workspace, journal));
+    await removeBackups(workspace, journal).catch(() => dropBackups(workspace, journal));
     await endJournal(store, id);
   } catch {
     // Every file is written; what is left of the journal or its backups is cleared by the next edit's recovery.
