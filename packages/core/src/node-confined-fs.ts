@@ -106,6 +106,7 @@ export async function confinedWriteFile(
   mode: number | undefined,
   durable = false,
   tempName = `.${randomBytes(6).toString('hex')}.toolhost.tmp`,
+  syncFolder = durable,
 ): Promise<void> {
   let target = path;
   const own = await optionalStat(join(root, path), false);
@@ -121,7 +122,7 @@ export async function confinedWriteFile(
     try {
       await writeTemp(temp, data, mode, durable);
       await fs.rename(temp, `${base}/${name}`);
-      if (durable) await folder.sync();
+      if (syncFolder) await folder.sync();
     } catch (error) {
       await fs.rm(temp, { force: true });
       throw error;
@@ -129,6 +130,37 @@ export async function confinedWriteFile(
   } finally {
     await folder.close();
   }
+}
+
+/** The real workspace-relative folder parts holding `path`: a symlink at `path` leads to its target's folder. */
+async function holdingFolder(root: string, realRoot: string, path: string): Promise<string[]> {
+  let target = path;
+  if ((await optionalStat(join(root, path), false))?.isSymbolicLink()) {
+    const real = await optional(fs.realpath(join(root, path)));
+    if (real !== undefined && real.startsWith(realRoot + sep)) target = relative(realRoot, real).split(sep).join('/');
+  }
+  const parts = await realParts(root, realRoot, target);
+  parts.pop();
+  return parts;
+}
+
+/** Flushes each distinct folder holding one of `paths` once, reaching it by descriptor. */
+export async function confinedSyncFolders(root: string, realRoot: string, paths: readonly string[]): Promise<void> {
+  const folders = new Map<string, string[]>();
+  for (const path of paths) {
+    const parts = await holdingFolder(root, realRoot, path);
+    folders.set(parts.join('/'), parts);
+  }
+  await Promise.all(
+    [...folders.values()].map(async (parts) => {
+      const folder = await openFolder(realRoot, parts, false);
+      try {
+        await folder.sync();
+      } finally {
+        await folder.close();
+      }
+    }),
+  );
 }
 
 /** Removes one file or symlink below `root`, reaching its folder by descriptor (never through a swapped-in symlink). */

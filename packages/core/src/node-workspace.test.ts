@@ -36,6 +36,18 @@ describe('createNodeWorkspace', () => {
     expect(readdirSync(join(root, 'a/b'))).toEqual(['c.txt']);
   });
 
+  it('writes durably with the folder flush deferred, then flushes each folder holding a path once', async () => {
+    const ws = createNodeWorkspace(root);
+    const bytes = new TextEncoder().encode('flushed\n');
+    await ws.writeFile('sync/one.txt', bytes, { durable: true, tempName: '.t1.toolhost.tmp', deferFolderSync: true });
+    await ws.writeFile('sync/deep/two.txt', bytes, { durable: true, deferFolderSync: true });
+    symlinkSync('deep/two.txt', join(root, 'sync', 'link.txt'));
+    await ws.syncFolders!(['sync/one.txt', 'sync/deep/two.txt', 'sync/link.txt', 'sync/gone.txt', 'sync', 'top.txt']);
+    expect(readFileSync(join(root, 'sync/one.txt'), 'utf8')).toBe('flushed\n');
+    expect(readdirSync(join(root, 'sync')).sort()).toEqual(['deep', 'link.txt', 'one.txt']);
+    await expect(ws.syncFolders!(['missing-folder/file.txt'])).rejects.toThrow(/ENOENT/);
+  });
+
   it('writes through a symlink to its target and keeps the link', async () => {
     const ws = createNodeWorkspace(root);
     writeFileSync(join(root, 'target.txt'), 'old');

@@ -7,6 +7,7 @@ import {
   confinedRemove,
   confinedRename,
   confinedSymlink,
+  confinedSyncFolders,
   confinedWriteFile,
   writeTemp,
 } from './node-confined-fs.js';
@@ -24,6 +25,16 @@ function kindOf(stats: Stats): WorkspaceEntryKind {
 
 function toStat(stats: Stats): WorkspaceStat {
   return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 };
+}
+
+/** Flushes the folder `folder` (absolute) to disk. */
+async function syncFolderAt(folder: string): Promise<void> {
+  const handle = await fs.open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Options of {@link createNodeWorkspace}. */
@@ -78,7 +89,8 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
       // Where available, walk folders by descriptor so a folder swapped for a symlink cannot redirect the write.
       const durable = options?.durable === true;
       const tempName = options?.tempName ?? `.${randomBytes(6).toString('hex')}.toolhost.tmp`;
-      if (CONFINED_FS_AVAILABLE) return confinedWriteFile(root, realRoot, path, data, mode, durable, tempName);
+      const syncFolder = durable && options?.deferFolderSync !== true;
+      if (CONFINED_FS_AVAILABLE) return confinedWriteFile(root, realRoot, path, data, mode, durable, tempName, syncFolder);
       await fs.mkdir(dirname(target), { recursive: true });
       const temp = join(dirname(target), tempName);
       try {
@@ -88,6 +100,17 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
         await fs.rm(temp, { force: true });
         throw error;
       }
+      if (syncFolder) await syncFolderAt(dirname(target));
+    },
+    async syncFolders(paths) {
+      if (CONFINED_FS_AVAILABLE) return confinedSyncFolders(root, realRoot, paths);
+      const folders = new Set<string>();
+      for (const path of paths) {
+        const target = abs(path);
+        const real = (await optional(fs.lstat(target)))?.isSymbolicLink() ? await optional(fs.realpath(target)) : undefined;
+        folders.add(dirname(real ?? target));
+      }
+      await Promise.all([...folders].map(syncFolderAt));
     },
     rename: (from, to) => (CONFINED_FS_AVAILABLE ? confinedRename(root, realRoot, from, to) : fs.rename(abs(from), abs(to))),
     link: (existing, path) => (CONFINED_FS_AVAILABLE ? confinedLink(root, realRoot, existing, path) : fs.link(abs(existing), abs(path))),

@@ -67,9 +67,20 @@ export interface Workspace {
   /**
    * Writes atomically (temp file + rename in the same folder), creating parent folders. With `durable`, the data and the
    * folder entry are flushed to disk before it returns (where the workspace can). `tempName` names the temp file (a
-   * plain file name, unique to the caller) so a journal can find it after a crash; default a random name.
+   * plain file name, unique to the caller) so a journal can find it after a crash; default a random name. With
+   * `durable` and `deferFolderSync`, only the data is flushed: the caller flushes the folder with
+   * {@link Workspace.syncFolders}, so writes to one folder share one folder flush.
    */
-  writeFile(path: string, data: Uint8Array, options?: { mode?: number; durable?: boolean; tempName?: string }): Promise<void>;
+  writeFile(
+    path: string,
+    data: Uint8Array,
+    options?: { mode?: number; durable?: boolean; tempName?: string; deferFolderSync?: boolean },
+  ): Promise<void>;
+  /**
+   * Flushes to disk, once each, the folders holding `paths` (where {@link Workspace.writeFile} of a path writes: the
+   * target's folder when the path is a symlink), so the renames, links and removals made in them are durable.
+   */
+  syncFolders?(paths: readonly string[]): Promise<void>;
   /**
    * Renames the file `from` to `to` in one step, replacing a file at `to` (a symlink at `to` is replaced, never followed).
    * With {@link Workspace.commitJournal}, it lets a multi-file commit survive a crash.

@@ -3,6 +3,7 @@ import { runBounded } from './bounded-concurrency.js';
 import {
   backupName,
   dropBackups,
+  removeBackups,
   tempName,
   endJournal,
   forgetJournal,
@@ -34,8 +35,11 @@ async function perform(workspace: Workspace, step: Step, journaledTemp?: string)
     step.linkRemoved = true;
   }
   if (change.after !== undefined) {
-    // A journaled write is flushed and uses the temp name its journal gives, so a crash leaves nothing unknown.
-    const journaled = journaledTemp === undefined ? {} : { durable: true, tempName: journaledTemp };
+    // A journaled write is flushed and uses the temp name its journal gives, so a crash leaves nothing unknown; its
+    // folder is flushed once for the whole commit where the workspace can (see `syncTouchedFolders`).
+    const deferFolderSync = workspace.syncFolders !== undefined;
+    const journaled =
+      journaledTemp === undefined ? {} : { durable: true, tempName: journaledTemp, ...(deferFolderSync ? { deferFolderSync } : {}) };
     const options = change.mode === undefined ? journaled : { mode: change.mode, ...journaled };
     await workspace.writeFile(change.key, change.after, Object.keys(options).length === 0 ? undefined : options);
   } else if (!change.removeLink) await workspace.remove(change.key);
@@ -117,6 +121,8 @@ async function commitInMemory(workspace: Workspace, ordered: readonly FileChange
 const CONCURRENT_STEPS = 8;
 
 interface StepFailure {
+  /** What failed, for the message: `writing <key>` unless said. */
+  action?: string;
   change: FileChange;
   error: unknown;
 }
@@ -178,6 +184,15 @@ async function keepOld(workspace: Workspace, change: FileChange, backup: string)
   await workspace.writeFile(backup, change.before!, mode === undefined ? { durable: true } : { mode, durable: true });
 }
 
+/**
+ * Flushes, once each, the folders of every target and of the folders made for them, so the commit's renames, removals
+ * and new folders are on disk before its journal says `written`.
+ */
+async function syncTouchedFolders(workspace: Workspace, ordered: readonly FileChange[]): Promise<void> {
+  const paths = ordered.flatMap((change) => [change.key, ...(change.createsFolders ?? [])]);
+  await workspace.syncFolders?.(paths);
+}
+
 /** After a failed commit (its files already restored), its backups go and then its journal; else recovery finishes it. */
 async function settleFailure(workspace: Workspace, store: CommitJournalStore, journal: CommitJournal): Promise<void> {
   try {
@@ -217,6 +232,9 @@ async function commitJournaled(workspace: Workspace, store: CommitJournalStore, 
       const backup = journal.entries[index]!.backup;
       if (backup !== undefined) await keepOld(workspace, ordered[index]!, backup);
     });
+    // The backups' folders are flushed once each, so every old file is on disk before a new one can be.
+    const backups = journal.entries.flatMap((entry) => (entry.backup === undefined ? [] : [entry.backup]));
+    if (backups.length > 0) await workspace.syncFolders?.(backups);
   } catch (error) {
     await settleFailure(workspace, store, journal);
     return { ok: false, message: `keeping a copy of the old files failed (${reason(error)}); no file was changed.` };
@@ -226,17 +244,22 @@ async function commitJournaled(workspace: Workspace, store: CommitJournalStore, 
   const concurrent = plainWrites < 0 ? ordered.length : plainWrites;
   const failure =
     (await performConcurrently(workspace, ordered.slice(0, concurrent), journal, steps)) ??
-    (await performInOrder(workspace, ordered, concurrent, journal, steps));
+    (await performInOrder(workspace, ordered, concurrent, journal, steps)) ??
+    (await syncTouchedFolders(workspace, ordered).then(
+      () => undefined,
+      (error: unknown): StepFailure => ({ action: 'flushing the written files to disk', change: ordered[0]!, error }),
+    ));
   if (failure) {
     const restored = await undoSteps(workspace, steps);
     await settleFailure(workspace, store, journal);
-    return { ok: false, message: `writing ${failure.change.key} failed (${reason(failure.error)}); ${restored}.` };
+    const action = failure.action ?? `writing ${failure.change.key}`;
+    return { ok: false, message: `${action} failed (${reason(failure.error)}); ${restored}.` };
   }
   try {
     journal.phase = 'written';
     await writeJournal(store, journal);
     // Dropping the backups is idempotent, so one failed removal (a transient error) gets a second pass at once.
-    await dropBackups(workspace, journal).catch(() => dropBackups(workspace, journal));
+    await removeBackups(workspace, journal).catch(() => dropBackups(workspace, journal));
     await endJournal(store, id);
   } catch {
     // Every file is written; what is left of the journal or its backups is cleared by the next edit's recovery.

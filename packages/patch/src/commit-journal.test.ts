@@ -45,6 +45,59 @@ describe('the commit journal', () => {
     expect(readdirSync(state, { recursive: true })).toEqual(['commits']);
   });
 
+  it("flushes the backups' folders, then the written folders, once each; no write flushes its own folder", async () => {
+    writeFileSync(join(root, 'a.txt'), 'a\n');
+    writeFileSync(join(root, 'b.txt'), 'b\n');
+    const flushed: string[][] = [];
+    const deferred: (boolean | undefined)[] = [];
+    const watched: Workspace = {
+      ...workspace,
+      writeFile: (path, data, options) => {
+        deferred.push(options?.deferFolderSync);
+        return workspace.writeFile(path, data, options);
+      },
+      syncFolders: (paths) => {
+        flushed.push([...paths]);
+        return workspace.syncFolders!(paths);
+      },
+    };
+    const result = await applyPatch(
+      watched,
+      '*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Delete File: b.txt\n*** Add File: c/d.txt\n+d\n*** End Patch',
+    );
+    expect(result.ok).toBe(true);
+    expect(deferred).toEqual([true, true]);
+    expect(flushed).toEqual([
+      [expect.stringMatching(/^\.[0-9a-f]+-0\.toolhost\.old$/), expect.stringMatching(/^\.[0-9a-f]+-2\.toolhost\.old$/)],
+      ['a.txt', 'c/d.txt', 'c', 'b.txt'],
+    ]);
+  });
+
+  it('rolls every file back when flushing the written folders fails', async () => {
+    writeFileSync(join(root, 'a.txt'), 'a\n');
+    writeFileSync(join(root, 'b.txt'), 'b\n');
+    let calls = 0;
+    const failing: Workspace = {
+      ...workspace,
+      syncFolders: async (paths) => {
+        if (++calls === 2) throw new Error('EIO: i/o error, fsync');
+        await workspace.syncFolders!(paths);
+      },
+    };
+    const result = await applyPatch(
+      failing,
+      '*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Delete File: b.txt\n*** Add File: c/d.txt\n+d\n*** End Patch',
+    );
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain(
+      'flushing the written files to disk failed (EIO: i/o error, fsync); every file already written was restored',
+    );
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'b.txt']);
+    expect(read('a.txt')).toBe('a\n');
+    expect(read('b.txt')).toBe('b\n');
+    expect(readdirSync(state, { recursive: true })).toEqual(['commits']);
+  });
+
   it('rolls back a commit stopped while writing: backups renamed back, new files and their folders removed', async () => {
     writeFileSync(join(root, 'a.txt'), 'new a\n');
     writeFileSync(join(root, '.j1-0.toolhost.old'), 'old a\n');

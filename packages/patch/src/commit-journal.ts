@@ -116,6 +116,17 @@ export async function dropBackups(workspace: Workspace, journal: CommitJournal):
 }
 
 /**
+ * Removes the backups of a commit this process just completed: every temp file was renamed and every backup stands, so
+ * nothing is looked up first. A failure leaves the rest to {@link dropBackups}.
+ */
+export async function removeBackups(workspace: Workspace, journal: CommitJournal): Promise<void> {
+  await runBounded(journal.entries.length, CONCURRENT_REMOVALS, async (index) => {
+    const backup = journal.entries[index]!.backup;
+    if (backup) await workspace.remove(backup);
+  });
+}
+
+/**
  * Takes a commit back to wholly before: each backup is renamed over its target (one step, so a crash here is
  * recovered the same way again), each file that did not exist goes, and so do the folders made for them.
  */

@@ -36,6 +36,11 @@ export function createFaultyWorkspace(inner: Workspace, faults: { failWrite?: nu
       return inner.remove(path);
     },
   };
+  if (inner.syncFolders) {
+    const syncFolders = inner.syncFolders.bind(inner);
+    // A flush changes no file, so it is not counted (its failure is covered by the commit-journal unit tests).
+    wrapped.syncFolders = (paths) => syncFolders(paths);
+  }
   if (inner.removeEmptyDirectory) {
     const removeEmptyDirectory = inner.removeEmptyDirectory.bind(inner);
     wrapped.removeEmptyDirectory = (path) => removeEmptyDirectory(path);
