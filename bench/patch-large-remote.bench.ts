@@ -1,7 +1,8 @@
 // apply_patch on large files in a Docker container and on an SSH host: the 24 files of 256 KiB with one line changed
 // in each (one patch) of patch-large, against a local `git apply` of the same change as a unified diff plus one round
 // trip to that environment (toolhost `exec_command true` there), all measured in the same run; the goal is a ratio <= 2.
-// Also counts the workspace calls one apply_patch makes, as each is at least one round trip on a remote.
+// Also counts the workspace calls one apply_patch makes and the time spent in each kind (summed, so concurrent calls
+// add up), as each is at least one round trip on a remote.
 // Needs the engines of test/environments (eval "$(bash test/environments/setup-ci.sh)"). Run: npm run bench -- patch-large-remote
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,16 +72,29 @@ async function timed(rounds: number, warmup: number, task: () => unknown): Promi
   return times;
 }
 
-/** Wraps an object so every method call on it (and on the objects it holds) is counted under its dotted name. */
-function counting<T extends object>(target: T, counts: Map<string, number>, prefix: string, active: () => boolean): T {
+interface Calls {
+  count: number;
+  ms: number;
+}
+
+/** Wraps an object so every method call on it (and on the objects it holds) is counted and timed under its dotted name. */
+function counting<T extends object>(target: T, counts: Map<string, Calls>, prefix: string, active: () => boolean): T {
   return new Proxy(target, {
     get(object, key, receiver) {
       const value: unknown = Reflect.get(object, key, receiver);
       const name = `${prefix}${String(key)}`;
       if (typeof value === 'function') {
         return (...args: unknown[]) => {
-          if (active()) counts.set(name, (counts.get(name) ?? 0) + 1);
-          return (value as (...rest: unknown[]) => unknown).apply(object, args);
+          const started = performance.now();
+          const result = (value as (...rest: unknown[]) => unknown).apply(object, args);
+          if (!active()) return result;
+          const done = () => {
+            const calls = counts.get(name) ?? { count: 0, ms: 0 };
+            counts.set(name, { count: calls.count + 1, ms: calls.ms + performance.now() - started });
+          };
+          if (result instanceof Promise) return result.finally(done);
+          done();
+          return result;
         };
       }
       if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) return counting(value, counts, `${name}.`, active);
@@ -121,14 +135,14 @@ function gitApplyMedian(base: string, files: Map<string, string>, expected: Map<
 interface Measured {
   roundTrip: number;
   ours: number;
-  calls: Map<string, number>;
+  calls: Map<string, Calls>;
 }
 
 /** `exec_command true` and apply_patch of the change through toolhost on `environment`, files reset between rounds. */
 async function measure(environment: Environment, files: Map<string, string>, expected: Map<string, string>): Promise<Measured> {
-  const calls = new Map<string, number>();
+  const calls = new Map<string, Calls>();
   let counted = false;
-  const counts = new Map<string, number>();
+  const counts = new Map<string, Calls>();
   const watched = new Proxy(environment, {
     get(object, key, receiver) {
       const value: unknown = Reflect.get(object, key, receiver);
@@ -183,8 +197,10 @@ function report(name: string, gitApply: number, measured: Measured): void {
 }
 
 function callSummary(measured: Measured): string {
-  const total = [...measured.calls.values()].reduce((sum, count) => sum + count, 0);
-  const each = [...measured.calls].map(([name, count]) => `${name} ${count}`).join(', ');
+  const total = [...measured.calls.values()].reduce((sum, calls) => sum + calls.count, 0);
+  const each = [...measured.calls]
+    .map(([name, calls]) => `${name.replace('workspace.', '')} ${calls.count}x ${calls.ms.toFixed(0)} ms`)
+    .join(', ');
   return `${total} workspace calls (${each})`;
 }
 
