@@ -1,0 +1,303 @@
+// apply_patch on large files in a Docker container and on an SSH host: the 24 files of 256 KiB with one line changed
+// in each (one patch) of patch-large, against a local `git apply` of the same change as a unified diff plus one round
+// trip to that environment (toolhost `exec_command true` there), all measured in the same run; the goal is a ratio <= 2.
+// Also counts the workspace calls one apply_patch makes and the time spent in each kind (summed, so concurrent calls
+// add up), as each is at least one round trip on a remote.
+// Needs the engines of test/environments (eval "$(bash test/environments/setup-ci.sh)"). Run: npm run bench -- patch-large-remote
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Dockerode from 'dockerode';
+import { approximateTokenizer, type Environment } from '@toolhost/core';
+import { createDockerEnvironment } from '@toolhost/docker';
+import { createSshEnvironment } from '@toolhost/ssh';
+import { createToolHost, type ToolHost } from 'toolhost';
+
+const WARMUP = 2;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const EXEC_ROUNDS = 15;
+const LINE = 1500;
+
+/** A code-like file of about `bytes` bytes, every line distinct. */
+function codeFile(seed: string, bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = `  const value${i} = compute(${seed}, input.field${i % 13}, ${i}); // keeps line ${i} unique`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function changed(text: string): string {
+  const lines = text.split('\n');
+  lines[LINE] = `${lines[LINE]} // changed`;
+  return lines.join('\n');
+}
+
+function applyPatchText(files: Map<string, string>): string {
+  const out = ['*** Begin Patch'];
+  for (const [name, text] of files) {
+    const lines = text.split('\n');
+    out.push(`*** Update File: ${name}`, '@@');
+    for (let k = LINE - 3; k < LINE; k++) out.push(` ${lines[k]}`);
+    out.push(`-${lines[LINE]}`, `+${lines[LINE]} // changed`);
+    for (let k = LINE + 1; k <= LINE + 3; k++) out.push(` ${lines[k]}`);
+  }
+  out.push('*** End Patch');
+  return out.join('\n');
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const result = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+function median(samples: number[]): number {
+  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+}
+
+async function timed(rounds: number, warmup: number, task: () => unknown): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await task();
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    await task();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+interface Calls {
+  count: number;
+  ms: number;
+}
+
+/** Wraps an object so every method call on it (and on the objects it holds) is counted and timed under its dotted name. */
+function counting<T extends object>(target: T, counts: Map<string, Calls>, prefix: string, active: () => boolean): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value: unknown = Reflect.get(object, key, receiver);
+      const name = `${prefix}${String(key)}`;
+      if (typeof value === 'function') {
+        return (...args: unknown[]) => {
+          const started = performance.now();
+          const result = (value as (...rest: unknown[]) => unknown).apply(object, args);
+          if (!active()) return result;
+          const done = () => {
+            const calls = counts.get(name) ?? { count: 0, ms: 0 };
+            counts.set(name, { count: calls.count + 1, ms: calls.ms + performance.now() - started });
+          };
+          if (result instanceof Promise) return result.finally(done);
+          done();
+          return result;
+        };
+      }
+      if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) return counting(value, counts, `${name}.`, active);
+      return value;
+    },
+  });
+}
+
+/** Local `git apply` of the change, median over the rounds, reset between rounds. */
+function gitApplyMedian(base: string, files: Map<string, string>, expected: Map<string, string>): number {
+  const repo = join(base, 'git');
+  mkdirSync(repo);
+  const writeAll = (contents: Map<string, string>) => {
+    for (const [name, text] of contents) writeFileSync(join(repo, name), text);
+  };
+  git(repo, 'init', '-q');
+  git(repo, 'config', 'user.email', 'bench@example.invalid');
+  git(repo, 'config', 'user.name', 'bench');
+  writeAll(files);
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-q', '-m', 'original');
+  writeAll(expected);
+  const diffPath = join(base, 'change.diff');
+  writeFileSync(diffPath, git(repo, 'diff', '--unified=3'));
+  const samples: number[] = [];
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    writeAll(files);
+    const start = performance.now();
+    git(repo, 'apply', diffPath);
+    if (round >= WARMUP) samples.push(performance.now() - start);
+    for (const [name, text] of expected) {
+      if (readFileSync(join(repo, name), 'utf8') !== text) throw new Error(`git apply produced an unexpected ${name}`);
+    }
+  }
+  return median(samples);
+}
+
+interface Measured {
+  roundTrip: number;
+  ours: number;
+  calls: Map<string, Calls>;
+}
+
+/** `exec_command true` and apply_patch of the change through toolhost on `environment`, files reset between rounds. */
+async function measure(environment: Environment, files: Map<string, string>, expected: Map<string, string>): Promise<Measured> {
+  const calls = new Map<string, Calls>();
+  let counted = false;
+  const counts = new Map<string, Calls>();
+  const watched = new Proxy(environment, {
+    get(object, key, receiver) {
+      const value: unknown = Reflect.get(object, key, receiver);
+      if (key === 'workspace') return counting(value as object, counts, 'workspace.', () => counted);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+    },
+  });
+  const tools: ToolHost = createToolHost({
+    environment: watched,
+    shellProfile: 'unix_like',
+    tokenizer: approximateTokenizer,
+    verification: { threshold: Infinity },
+  });
+  try {
+    const roundTrip = median(
+      await timed(EXEC_ROUNDS, 3, async () => {
+        const result = await tools.call('exec_command', { cmd: 'true' });
+        if (!result.ok || !result.output.includes('exited with code 0')) throw new Error(result.output);
+      }),
+    );
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+    const patch = applyPatchText(files);
+    const samples: number[] = [];
+    for (let round = 0; round < WARMUP + ROUNDS; round++) {
+      for (const [name, text] of files) await environment.workspace.writeFile(name, encoder.encode(text));
+      counts.clear();
+      counted = round === WARMUP;
+      const start = performance.now();
+      const result = await tools.call('apply_patch', { input: patch });
+      const elapsed = performance.now() - start;
+      if (counted) for (const [name, count] of counts) calls.set(name, count);
+      counted = false;
+      if (!result.ok) throw new Error(`apply_patch failed: ${result.output.slice(0, 500)}`);
+      for (const [name, text] of expected) {
+        if (decoder.decode(await environment.workspace.readFile(name)) !== text)
+          throw new Error(`apply_patch produced an unexpected ${name}`);
+      }
+      if (round >= WARMUP) samples.push(elapsed);
+    }
+    return { roundTrip, ours: median(samples), calls };
+  } finally {
+    await tools.close();
+  }
+}
+
+function report(name: string, gitApply: number, measured: Measured): void {
+  const baseline = gitApply + measured.roundTrip;
+  console.log(
+    `| ${name.padEnd(6)} | ${gitApply.toFixed(1).padStart(9)} | ${measured.roundTrip.toFixed(1).padStart(13)} | ${measured.ours.toFixed(1).padStart(9)} | ${(measured.ours / baseline).toFixed(2).padStart(5)} |`,
+  );
+}
+
+function callSummary(measured: Measured): string {
+  const total = [...measured.calls.values()].reduce((sum, calls) => sum + calls.count, 0);
+  const each = [...measured.calls]
+    .map(([name, calls]) => `${name.replace('workspace.', '')} ${calls.count}x ${calls.ms.toFixed(0)} ms`)
+    .join(', ');
+  return `${total} workspace calls (${each})`;
+}
+
+async function startContainer(docker: Dockerode, image: string): Promise<Dockerode.Container | string> {
+  try {
+    await docker.ping();
+    await docker.getImage(image).inspect();
+  } catch (error) {
+    return `Docker or image ${image} unavailable (${error instanceof Error ? error.message : String(error)})`;
+  }
+  const container = await docker.createContainer({
+    Image: image,
+    Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws/patch-large && exec sleep 100000'],
+    HostConfig: { NetworkMode: 'none' },
+  });
+  await container.start();
+  return container;
+}
+
+async function dockerRow(gitApply: number, files: Map<string, string>, expected: Map<string, string>): Promise<string> {
+  const image = process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox';
+  const container = await startContainer(new Dockerode(), image);
+  if (typeof container === 'string') return `Docker SKIPPED: ${container}; run eval "$(bash test/environments/setup-ci.sh)"`;
+  try {
+    let environment: Environment | undefined;
+    for (let attempt = 0; !environment; attempt++) {
+      environment = await createDockerEnvironment({ container: container.id, root: '/work/ws/patch-large' }).catch((error) => {
+        if (attempt > 50) throw error;
+        return undefined;
+      });
+    }
+    try {
+      const cli = median(
+        await timed(EXEC_ROUNDS, 3, () => {
+          const result = spawnSync('docker', ['exec', container.id, 'true']);
+          if (result.status !== 0) throw new Error(`docker exec failed: ${result.stderr.toString()}`);
+        }),
+      );
+      const measured = await measure(environment, files, expected);
+      report('Docker', gitApply, measured);
+      return `Docker: ${callSummary(measured)}; the docker exec CLI round trip is ${cli.toFixed(1)} ms`;
+    } finally {
+      await environment.close();
+    }
+  } finally {
+    await container.remove({ force: true }).catch(() => undefined);
+  }
+}
+
+async function sshRow(gitApply: number, files: Map<string, string>, expected: Map<string, string>): Promise<string> {
+  const {
+    TOOLHOST_TEST_SSH_HOST: host,
+    TOOLHOST_TEST_SSH_PORT: port,
+    TOOLHOST_TEST_SSH_USER: username,
+    TOOLHOST_TEST_SSH_KEY: key,
+    TOOLHOST_TEST_SSH_ROOT: root,
+    TOOLHOST_TEST_SSH_KNOWN_HOSTS: knownHosts,
+  } = process.env;
+  if (!host || !username || !key || !root || !knownHosts) {
+    return 'SSH SKIPPED: TOOLHOST_TEST_SSH_* not set; run eval "$(bash test/environments/setup-ci.sh)"';
+  }
+  const settings = { host, port: Number(port ?? 22), username, privateKey: readFileSync(key), knownHosts };
+  const folder = `bench-patch-large-${process.pid}`;
+  const base = await createSshEnvironment({ ...settings, root });
+  try {
+    await base.workspace.writeFile(`${folder}/.keep`, new Uint8Array());
+    const environment = await createSshEnvironment({ ...settings, root: `${root}/${folder}` });
+    try {
+      const measured = await measure(environment, files, expected);
+      report('SSH', gitApply, measured);
+      return `SSH: ${callSummary(measured)}`;
+    } finally {
+      await environment.close();
+    }
+  } finally {
+    const cleanup = await base.processes
+      .executor('pipe')
+      .spawn({ file: '/bin/sh', args: ['-c', `rm -rf ${folder}`], cwd: root, env: {}, rows: 24, cols: 80 });
+    await new Promise((resolve) => cleanup.onSettled(resolve));
+    await base.close();
+  }
+}
+
+export default async function run(): Promise<void> {
+  const files = new Map<string, string>();
+  for (let index = 0; index < 24; index++) files.set(`file${String(index).padStart(2, '0')}.ts`, codeFile(`f${index}`, 256 * 1024));
+  const expected = new Map([...files].map(([name, text]) => [name, changed(text)]));
+  const base = mkdtempSync(join(tmpdir(), 'toolhost-bench-patch-large-remote-'));
+  try {
+    const gitApply = gitApplyMedian(base, files, expected);
+    console.log(`24 x 256 KiB, 1 line each; median of ${ROUNDS} rounds after ${WARMUP} warm-up (round trip: ${EXEC_ROUNDS} rounds)`);
+    console.log('ratio = ours / (local git apply + one round trip); goal <= 2');
+    console.log('| where  | git ms    | round trip ms | ours ms   | ratio |');
+    console.log('|--------|-----------|---------------|-----------|-------|');
+    const notes = [await dockerRow(gitApply, files, expected), await sshRow(gitApply, files, expected)];
+    for (const note of notes) console.log(note);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
