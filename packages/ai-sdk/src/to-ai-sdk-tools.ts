@@ -77,7 +77,13 @@ export interface AiSdkTools {
  *
  * const host = createToolHost({ workspace: '/abs/path/to/repo' });
  * const live = createAiSdkTools(host);
- * const result = await generateText({ model, tools: live.tools, prepareStep: live.prepareStep, prompt: 'Fix the failing test.', stopWhen: stepCountIs(20) });
+ * const result = await generateText({
+ *   model,
+ *   tools: live.tools,
+ *   prepareStep: live.prepareStep,
+ *   prompt: 'Fix the failing test.',
+ *   stopWhen: stepCountIs(20),
+ * });
  * for (const call of result.steps.flatMap((step) => step.toolResults)) {
  *   if (!call.dynamic && call.toolName === 'exec_command') console.log(call.input.cmd, call.output.ok);
  * }

@@ -31,12 +31,20 @@ const REPLACED_BY_SHELL = new Set<ToolRole | undefined>(['shell', 'shell-input']
  * const client = new OpenAI();
  * const host = createToolHost({ workspace: '/abs/path/to/repo' });
  * let input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'Fix the failing test.' }];
+ * let previousResponseId: string | undefined;
  * for (let turn = 0; turn < 20; turn++) {
- *   const response = await client.responses.create({ model: 'gpt-5', input, tools: toResponsesTools(host) });
+ *   const response = await client.responses.create({
+ *     model: 'gpt-5',
+ *     input,
+ *     previous_response_id: previousResponseId,
+ *     tools: toResponsesTools(host),
+ *   });
  *   const outputs = await answerResponsesCalls(response.output, host);
  *   if (outputs.length === 0) break;
  *   host.nextSegment();
- *   input = [...input, ...response.output, ...outputs];
+ *   // The server keeps the conversation so far, so the next request sends only the tool outputs.
+ *   input = outputs;
+ *   previousResponseId = response.id;
  * }
  * await host.close();
  * ```

@@ -110,7 +110,12 @@ async function hostKeyTrust(
  * import { createSshEnvironment } from '@toolhost/ssh';
  * import { createToolHost } from 'toolhost';
  *
- * const environment = await createSshEnvironment({ host: 'build-1', username: 'agent', privateKey: readFileSync('/home/me/.ssh/id_ed25519'), root: '/srv/repo' });
+ * const environment = await createSshEnvironment({
+ *   host: 'build-1',
+ *   username: 'agent',
+ *   privateKey: readFileSync('/home/me/.ssh/id_ed25519'),
+ *   root: '/srv/repo',
+ * });
  * const host = createToolHost({ environment });
  * ```
  */

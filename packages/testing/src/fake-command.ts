@@ -42,8 +42,7 @@ export interface FakeCommandRun {
  *   { match: 'npm run lint', answers: [{ output: '1 problem\n', exitCode: 1 }, { output: '' }] },
  *   {
  *     match: 'npm test',
- *     answer: ({ files }) =>
- *       files['src/sum.js'].includes('a + b') ? { output: '# pass 1\n' } : { output: '# fail 1\n', exitCode: 1 },
+ *     answer: ({ files }) => (files['src/sum.js'].includes('a + b') ? { output: '# pass 1\n' } : { output: '# fail 1\n', exitCode: 1 }),
  *   },
  * ];
  * ```
