@@ -104,3 +104,23 @@ describe('createDockerTransport: API requests of one command', () => {
     channel.close();
   });
 });
+
+describe('createDockerTransport: output of a terminal command', () => {
+  it('keeps what the command prints while its start still awaits the resize, for the first listener', async () => {
+    const daemon = recordedDaemon([{ Running: true }]);
+    const exec = await daemon.container.exec({});
+    // The command prints before the resize (sent after the start) is answered.
+    (exec as unknown as { resize: () => Promise<void> }).resize = async () => {
+      daemon.stream.write('$ ready\r\n');
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    const transport = createDockerTransport(daemon.container, undefined, async () => undefined);
+    const channel = await transport.start({ ...commandRequest(), terminal: { rows: 24, cols: 80, term: 'xterm' } });
+    const received: string[] = [];
+    channel.onStdout((chunk) => received.push(chunk.toString()));
+    daemon.stream.write('more\r\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(received.join('')).toBe('$ ready\r\nmore\r\n');
+    channel.close();
+  });
+});

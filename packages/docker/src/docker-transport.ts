@@ -121,20 +121,33 @@ class Once<T> {
   }
 }
 
+/**
+ * Listeners of one output stream. Chunks that arrive before the first listener are held for it: a TTY command may
+ * print while its start still awaits the resize, before anyone could listen.
+ */
+function listenerList(): { add: (listener: (chunk: Buffer) => void) => void; emit: (chunk: Buffer) => void } {
+  const listeners: Array<(chunk: Buffer) => void> = [];
+  const early: Buffer[] = [];
+  return {
+    add: (listener) => {
+      listeners.push(listener);
+      if (listeners.length === 1) for (const chunk of early.splice(0)) listener(chunk);
+    },
+    emit: (chunk) => {
+      if (listeners.length === 0) early.push(chunk);
+      for (const listener of listeners) listener(chunk);
+    },
+  };
+}
+
 /** One Docker exec as a channel: the attach stream (demultiplexed without a TTY) and the exit from polling inspect. */
 function execChannel(container: Dockerode.Container, exec: Dockerode.Exec, stream: Duplex, request: RemoteStartRequest): RemoteChannel {
-  const stdout: Array<(chunk: Buffer) => void> = [];
-  const stderr: Array<(chunk: Buffer) => void> = [];
+  const stdout = listenerList();
+  const stderr = listenerList();
   const exit = new Once<RemoteEnd>();
   const closed = new Once<void>();
-  const toStdout = (chunk: Buffer) => {
-    for (const listener of stdout) listener(chunk);
-  };
-  const demuxer = request.terminal
-    ? undefined
-    : new FrameDemuxer(toStdout, (chunk) => {
-        for (const listener of stderr) listener(chunk);
-      });
+  const toStdout = stdout.emit;
+  const demuxer = request.terminal ? undefined : new FrameDemuxer(toStdout, stderr.emit);
   stream.on('data', (chunk: Buffer) => (demuxer ? demuxer.push(chunk) : toStdout(chunk)));
   stream.on('end', () => closed.fire());
   stream.on('close', () => closed.fire());
@@ -157,8 +170,8 @@ function execChannel(container: Dockerode.Container, exec: Dockerode.Exec, strea
     })();
   }
   return {
-    onStdout: (listener) => void stdout.push(listener),
-    onStderr: (listener) => void stderr.push(listener),
+    onStdout: stdout.add,
+    onStderr: stderr.add,
     onExit: (listener) => exit.add(listener),
     onClose: (listener) => closed.add(listener),
     write: (data) => void (stream.writable && stream.write(data)),
