@@ -14,63 +14,12 @@ import { approximateTokenizer, type Environment } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createSshEnvironment } from '@toolhost/ssh';
 import { createToolHost, type ToolHost } from 'toolhost';
+import { applyPatchText, changed, codeFile, git, median, timed, writeAll } from './large-file-changes.js';
 
 const WARMUP = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const EXEC_ROUNDS = 15;
 const LINE = 1500;
-
-/** A code-like file of about `bytes` bytes, every line distinct. */
-function codeFile(seed: string, bytes: number): string {
-  const lines: string[] = [];
-  let size = 0;
-  for (let i = 0; size < bytes; i++) {
-    const line = `  const value${i} = compute(${seed}, input.field${i % 13}, ${i}); // keeps line ${i} unique`;
-    lines.push(line);
-    size += line.length + 1;
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-function changed(text: string): string {
-  const lines = text.split('\n');
-  lines[LINE] = `${lines[LINE]} // changed`;
-  return lines.join('\n');
-}
-
-function applyPatchText(files: Map<string, string>): string {
-  const out = ['*** Begin Patch'];
-  for (const [name, text] of files) {
-    const lines = text.split('\n');
-    out.push(`*** Update File: ${name}`, '@@');
-    for (let k = LINE - 3; k < LINE; k++) out.push(` ${lines[k]}`);
-    out.push(`-${lines[LINE]}`, `+${lines[LINE]} // changed`);
-    for (let k = LINE + 1; k <= LINE + 3; k++) out.push(` ${lines[k]}`);
-  }
-  out.push('*** End Patch');
-  return out.join('\n');
-}
-
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
-  return result.stdout;
-}
-
-function median(samples: number[]): number {
-  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-}
-
-async function timed(rounds: number, warmup: number, task: () => unknown): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await task();
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const started = performance.now();
-    await task();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
 
 interface Calls {
   count: number;
@@ -107,21 +56,18 @@ function counting<T extends object>(target: T, counts: Map<string, Calls>, prefi
 function gitApplyMedian(base: string, files: Map<string, string>, expected: Map<string, string>): number {
   const repo = join(base, 'git');
   mkdirSync(repo);
-  const writeAll = (contents: Map<string, string>) => {
-    for (const [name, text] of contents) writeFileSync(join(repo, name), text);
-  };
   git(repo, 'init', '-q');
   git(repo, 'config', 'user.email', 'bench@example.invalid');
   git(repo, 'config', 'user.name', 'bench');
-  writeAll(files);
+  writeAll(repo, files);
   git(repo, 'add', '.');
   git(repo, 'commit', '-q', '-m', 'original');
-  writeAll(expected);
+  writeAll(repo, expected);
   const diffPath = join(base, 'change.diff');
   writeFileSync(diffPath, git(repo, 'diff', '--unified=3'));
   const samples: number[] = [];
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
-    writeAll(files);
+    writeAll(repo, files);
     const start = performance.now();
     git(repo, 'apply', diffPath);
     if (round >= WARMUP) samples.push(performance.now() - start);
@@ -165,7 +111,7 @@ async function measure(environment: Environment, files: Map<string, string>, exp
     );
     const encoder = new TextEncoder();
     const decoder = new TextDecoder();
-    const patch = applyPatchText(files);
+    const patch = applyPatchText(files, LINE);
     const samples: number[] = [];
     for (let round = 0; round < WARMUP + ROUNDS; round++) {
       for (const [name, text] of files) await environment.workspace.writeFile(name, encoder.encode(text));
@@ -287,7 +233,7 @@ async function sshRow(gitApply: number, files: Map<string, string>, expected: Ma
 export default async function run(): Promise<void> {
   const files = new Map<string, string>();
   for (let index = 0; index < 24; index++) files.set(`file${String(index).padStart(2, '0')}.ts`, codeFile(`f${index}`, 256 * 1024));
-  const expected = new Map([...files].map(([name, text]) => [name, changed(text)]));
+  const expected = new Map([...files].map(([name, text]) => [name, changed(text, LINE)]));
   const base = mkdtempSync(join(tmpdir(), 'toolhost-bench-patch-large-remote-'));
   try {
     const gitApply = gitApplyMedian(base, files, expected);

@@ -2,13 +2,13 @@
 // one line changed, in-process and warm, against `git apply` of the same change as a unified diff in the same run.
 // Both read and write the files on disk; toolhost's multi-file commit includes its crash journal.
 // Run: npm run bench -- patch-large
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createNodeWorkspace } from '@toolhost/core/node';
 import { applyPatch, PathLocks } from '@toolhost/patch';
+import { applyPatchText, changed, codeFile, git, median, writeAll } from './large-file-changes.js';
 
 const WARMUP = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -19,52 +19,6 @@ interface Scenario {
   files: Map<string, string>;
   /** The line index changed in every file. */
   line: number;
-}
-
-/** A code-like file of about `bytes` bytes, every line distinct. */
-function codeFile(seed: string, bytes: number): string {
-  const lines: string[] = [];
-  let size = 0;
-  for (let i = 0; size < bytes; i++) {
-    const line = `  const value${i} = compute(${seed}, input.field${i % 13}, ${i}); // keeps line ${i} unique`;
-    lines.push(line);
-    size += line.length + 1;
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-function changed(text: string, line: number): string {
-  const lines = text.split('\n');
-  lines[line] = `${lines[line]} // changed`;
-  return lines.join('\n');
-}
-
-function applyPatchText(scenario: Scenario): string {
-  const out = ['*** Begin Patch'];
-  for (const [name, text] of scenario.files) {
-    const lines = text.split('\n');
-    const at = scenario.line;
-    out.push(`*** Update File: ${name}`, '@@');
-    for (let k = at - 3; k < at; k++) out.push(` ${lines[k]}`);
-    out.push(`-${lines[at]}`, `+${lines[at]} // changed`);
-    for (let k = at + 1; k <= at + 3; k++) out.push(` ${lines[k]}`);
-  }
-  out.push('*** End Patch');
-  return out.join('\n');
-}
-
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
-  return result.stdout;
-}
-
-function median(samples: number[]): number {
-  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-}
-
-function writeAll(folder: string, files: Map<string, string>): void {
-  for (const [name, text] of files) writeFileSync(join(folder, name), text);
 }
 
 async function run(base: string, scenario: Scenario): Promise<void> {
@@ -80,7 +34,7 @@ async function run(base: string, scenario: Scenario): Promise<void> {
   writeAll(repo, expected);
   const diffPath = join(base, `${scenario.name}.diff`);
   writeFileSync(diffPath, git(repo, 'diff', '--unified=3'));
-  const patchText = applyPatchText(scenario);
+  const patchText = applyPatchText(scenario.files, scenario.line);
 
   const folder = join(base, `${scenario.name}-toolhost`);
   mkdirSync(folder);

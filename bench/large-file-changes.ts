@@ -1,0 +1,65 @@
+// What the large-file patch benches share: code-like files, one changed line each, the apply_patch text of that change,
+// and the timing helpers.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+/** A code-like file of about `bytes` bytes, every line distinct. */
+export function codeFile(seed: string, bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = `  const value${i} = compute(${seed}, input.field${i % 13}, ${i}); // keeps line ${i} unique`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `text` with its line `line` (0-based) changed. */
+export function changed(text: string, line: number): string {
+  const lines = text.split('\n');
+  lines[line] = `${lines[line]} // changed`;
+  return lines.join('\n');
+}
+
+/** One apply_patch changing line `line` of every file, with three lines of context each side. */
+export function applyPatchText(files: Map<string, string>, line: number): string {
+  const out = ['*** Begin Patch'];
+  for (const [name, text] of files) {
+    const lines = text.split('\n');
+    out.push(`*** Update File: ${name}`, '@@');
+    for (let k = line - 3; k < line; k++) out.push(` ${lines[k]}`);
+    out.push(`-${lines[line]}`, `+${lines[line]} // changed`);
+    for (let k = line + 1; k <= line + 3; k++) out.push(` ${lines[k]}`);
+  }
+  out.push('*** End Patch');
+  return out.join('\n');
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  const result = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+export function median(samples: number[]): number {
+  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+}
+
+/** Each round's milliseconds, after `warmup` untimed runs. */
+export async function timed(rounds: number, warmup: number, task: () => unknown): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await task();
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    await task();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+export function writeAll(folder: string, files: Map<string, string>): void {
+  for (const [name, text] of files) writeFileSync(join(folder, name), text);
+}
