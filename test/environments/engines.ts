@@ -29,7 +29,8 @@ export interface PreparedEngine {
   docker?: { container: Dockerode.Container };
 }
 
-async function probeWith(environment: Environment, command: string): Promise<{ exitCode: number; output: string }> {
+/** Runs a shell line where the environment runs commands; its exit code and output (stderr merged). */
+export async function probeWith(environment: Environment, command: string): Promise<{ exitCode: number; output: string }> {
   const process = await environment.processes.executor('pipe').spawn({
     file: '/bin/sh',
     args: ['-c', `${command} 2>&1`],

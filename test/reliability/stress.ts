@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { approximateTokenizer } from '@toolhost/core';
 import type { Environment, ToolHost } from 'toolhost';
 import { loadHostileCases, runHostileCase, type HostileCase } from './helpers/hostile-corpus.js';
-import { runCrashCommits } from './helpers/crash-commit.js';
+import { runCrashCommits, type CrashSummary } from './helpers/crash-commit.js';
 import { createCrashFolder, removeCrashFolder, runRemoteCrashCommits, startCrashContainer } from './helpers/crash-commit-remote.js';
 import { ENGINES } from '../environments/engines.js';
 import { runNativeEditFuzz } from './helpers/native-edit-fuzz.js';
@@ -258,6 +258,22 @@ async function fuzzArea(sandbox: Sandbox): Promise<void> {
   rows.push(fuzzRow('patch fuzzing', summary));
 }
 
+/** The row of one crash run: a kill is handled when it left no mixed state, no leftover and no problem. */
+function crashRow(area: string, summary: CrashSummary): Row {
+  return {
+    area,
+    tried: summary.kills,
+    correct: summary.kills - summary.mixed - summary.leftovers - summary.problems.length,
+    bytesOutside: 0,
+    processesLeft: 0,
+    fdsLeaked: 0,
+    notes: [
+      `${summary.completed} completed, ${summary.rolledBack} rolled back, ${summary.clean} outside a commit; ${summary.mixed} mixed`,
+      ...summary.problems.slice(0, 3),
+    ],
+  };
+}
+
 /**
  * Processes killed with SIGKILL in the middle of a 24-file edit (apply_patch and the native edit path), and hosts on a
  * Docker container and an SSH host killed the same way.
@@ -266,18 +282,7 @@ async function crashArea(): Promise<void> {
   for (const surface of ['apply_patch', 'edit'] as const) {
     const kills = Math.max(10, Math.round(400 * scale));
     const summary = await runCrashCommits({ kills, surface, ahead: 3 });
-    rows.push({
-      area: `SIGKILL mid-commit via ${surface}`,
-      tried: summary.kills,
-      correct: summary.kills - summary.mixed - summary.leftovers - summary.problems.length,
-      bytesOutside: 0,
-      processesLeft: 0,
-      fdsLeaked: 0,
-      notes: [
-        `${summary.completed} completed, ${summary.rolledBack} rolled back, ${summary.clean} outside a commit; ${summary.mixed} mixed`,
-        ...summary.problems.slice(0, 3),
-      ],
-    });
+    rows.push(crashRow(`SIGKILL mid-commit via ${surface}`, summary));
   }
   for (const engine of ENGINES.filter((candidate) => candidate.name === 'docker' || candidate.name === 'ssh')) {
     const missing = await engine.unavailable();
@@ -291,18 +296,7 @@ async function crashArea(): Promise<void> {
     const container = engine.name === 'docker' ? await startCrashContainer(root) : undefined;
     try {
       const summary = await runRemoteCrashCommits({ engine: engine.name as 'docker' | 'ssh', root, container: container?.id }, { kills });
-      rows.push({
-        area: `SIGKILL mid-commit on ${engine.name} via apply_patch`,
-        tried: summary.kills,
-        correct: summary.kills - summary.mixed - summary.leftovers - summary.problems.length,
-        bytesOutside: 0,
-        processesLeft: 0,
-        fdsLeaked: 0,
-        notes: [
-          `${summary.completed} completed, ${summary.rolledBack} rolled back, ${summary.clean} outside a commit; ${summary.mixed} mixed`,
-          ...summary.problems.slice(0, 3),
-        ],
-      });
+      rows.push(crashRow(`SIGKILL mid-commit on ${engine.name} via apply_patch`, summary));
     } finally {
       await container?.remove();
       removeCrashFolder(root);

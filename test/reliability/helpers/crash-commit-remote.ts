@@ -8,7 +8,7 @@ import type { Environment } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createSshEnvironment } from '@toolhost/ssh';
 import { createToolHost } from 'toolhost';
-import { sshSettings } from '../../environments/engines.js';
+import { probeWith, sshSettings } from '../../environments/engines.js';
 import { fileText, versions, type CrashSummary } from './crash-commit.js';
 
 const CHILD = fileURLToPath(new URL('./crash-commit-remote-child.ts', import.meta.url));
@@ -26,22 +26,6 @@ export function openRemote(target: RemoteCrashTarget): Promise<Environment> {
   return target.engine === 'docker'
     ? createDockerEnvironment({ container: target.container!, root: target.root })
     : createSshEnvironment({ ...sshSettings()!, root: target.root });
-}
-
-/** Runs a shell line where the environment runs commands; resolves with its output. */
-async function probe(environment: Environment, command: string): Promise<string> {
-  const process = await environment.processes.executor('pipe').spawn({
-    file: '/bin/sh',
-    args: ['-c', `${command} 2>&1`],
-    cwd: environment.workspace.root,
-    env: environment.processes.baseEnvironment(),
-    rows: 24,
-    cols: 80,
-  });
-  const chunks: Uint8Array[] = [];
-  process.onData((chunk) => chunks.push(chunk));
-  await new Promise((resolve) => process.onSettled(resolve));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A child that has opened its environment and waits for `go`. */
@@ -163,7 +147,7 @@ export async function runRemoteCrashCommits(target: RemoteCrashTarget, options: 
         const journals = environment.workspace.commitJournal!.location;
         const left = [
           ...readdirSync(target.root).filter((name) => !/^f\d+\.txt$/.test(name)),
-          ...(await probe(environment, `[ -e '${journals}' ] && echo '${journals}' || true`)).split('\n').filter(Boolean),
+          ...(await probeWith(environment, `[ -e '${journals}' ] && echo '${journals}' || true`)).output.split('\n').filter(Boolean),
         ];
         if (left.length > 0 || !journals.startsWith('/')) {
           summary.leftovers++;
