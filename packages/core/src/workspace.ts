@@ -59,6 +59,11 @@ export interface Workspace {
   readonly root: string;
   /** True when the workspace is a real folder on disk (so processes can run in it). */
   readonly onDisk: boolean;
+  /**
+   * How many file calls at once serve this workspace best (a remote one runs the calls made together in one round
+   * trip); a caller reading or writing many files keeps that many going in place of its own default.
+   */
+  readonly concurrency?: number;
   lstat(path: string): Promise<WorkspaceStat | undefined>;
   stat(path: string): Promise<WorkspaceStat | undefined>;
   /** Follows symlinks; undefined when the path does not exist. */

@@ -149,7 +149,7 @@ async function performConcurrently(
       throw error;
     }
   };
-  await runBounded(changes.length, CONCURRENT_STEPS, run, true).catch(() => {});
+  await runBounded(changes.length, workspace.concurrency ?? CONCURRENT_STEPS, run, true).catch(() => {});
   return failures.find((failure) => failure !== undefined);
 }
 
@@ -228,7 +228,7 @@ async function commitJournaled(workspace: Workspace, store: CommitJournalStore, 
   try {
     await writeJournal(store, journal);
     // Every backup stands before the first write; a crash meanwhile rolls back from the backups made so far.
-    await runBounded(ordered.length, CONCURRENT_STEPS, async (index) => {
+    await runBounded(ordered.length, workspace.concurrency ?? CONCURRENT_STEPS, async (index) => {
       const backup = journal.entries[index]!.backup;
       if (backup !== undefined) await keepOld(workspace, ordered[index]!, backup);
     });

@@ -48,7 +48,7 @@ export function planReads(workspace: Workspace): Workspace {
  */
 export async function readAhead(reads: Workspace, patch: ParsedPatch): Promise<void> {
   const operations = patch.operations;
-  await runBounded(operations.length, CONCURRENT_READS, async (index) => {
+  await runBounded(operations.length, reads.concurrency ?? CONCURRENT_READS, async (index) => {
     const operation = operations[index]!;
     const target = await resolveTarget(reads, operation.path);
     if (!target.ok || target.kind !== 'file' || operation.kind === 'add') return;

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { SerialQueue } from '@toolhost/core';
 import type { RemoteChannel } from './remote-transport.js';
 import { newTrailerMarker, type ScriptOutcome } from './script-runner.js';
+import { batchProgram, splitBatchOutput, stepCommand, type ScriptStep } from './script-steps.js';
 
 /** Longest a helper request may take. */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -10,11 +10,6 @@ interface Request {
   marker: string;
   resolve: (outcome: ScriptOutcome) => void;
   reject: (error: Error) => void;
-}
-
-/** Quotes one word for a POSIX shell. */
-function quote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -57,6 +52,18 @@ class HelperShell {
   }
 
   run(script: string, args: string[], input?: Uint8Array): Promise<ScriptOutcome> {
+    return this.send(stepCommand({ script, args, ...(input === undefined ? {} : { input }) }, '2>/dev/null'));
+  }
+
+  /** Runs the steps in order as one request; errors of the steps are dropped, as for every request. */
+  async runBatch(steps: readonly ScriptStep[]): Promise<ScriptOutcome[]> {
+    const marker = newTrailerMarker();
+    const outcome = await this.send(batchProgram(steps, marker, '2>/dev/null'));
+    return splitBatchOutput(outcome.stdout, '', marker, steps.length, `the helper shell did not finish the request (${this.lostHint})`);
+  }
+
+  /** Sends shell text (ending in a newline) and resolves with what it printed once the request's trailer is read. */
+  private send(text: string): Promise<ScriptOutcome> {
     const task = () =>
       new Promise<ScriptOutcome>((resolve, reject) => {
         if (this.dead) return reject(new Error(`the helper shell ended (${this.lostHint})`));
@@ -79,19 +86,7 @@ class HelperShell {
             reject(error);
           },
         };
-        const fence = `TOOLHOST_${randomBytes(6).toString('hex')}`;
-        const body =
-          input === undefined
-            ? ''
-            : `${Buffer.from(input.buffer, input.byteOffset, input.byteLength)
-                .toString('base64')
-                .replace(/.{1,76}/g, '$&\n')}`;
-        // The here-document starts after the line holding `<<`, so the redirection closes the last line of the command.
-        const runLine =
-          input === undefined
-            ? `(set -- ${args.map(quote).join(' ')}\n${script}\n) </dev/null 2>/dev/null`
-            : `(base64 -d | (set -- ${args.map(quote).join(' ')}\n${script}\n)) 2>/dev/null <<'${fence}'`;
-        this.stream.write(`${runLine}\n${input === undefined ? '' : `${body}${fence}\n`}printf '%s%d\\n' '${marker}' $?\n`);
+        this.stream.write(`${text}printf '%s%d\\n' '${marker}' $?\n`);
       });
     return this.queue.run(task);
   }
@@ -140,6 +135,11 @@ export class HelperShellPool {
   /** Runs a POSIX sh script with positional arguments and optional input; resolves with its exit code and stdout. */
   async run(script: string, args: string[], input?: Uint8Array): Promise<ScriptOutcome> {
     return (await this.shell()).run(script, args, input);
+  }
+
+  /** Runs the steps in order as one request of one shell. */
+  async runBatch(steps: readonly ScriptStep[]): Promise<ScriptOutcome[]> {
+    return (await this.shell()).runBatch(steps);
   }
 
   /** Ends every shell. */

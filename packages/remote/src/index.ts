@@ -7,7 +7,8 @@
  */
 export type { RemoteChannel, RemoteEnd, RemoteRole, RemoteStartRequest, RemoteTransport } from './remote-transport.js';
 export { createRemoteEnvironment, type RemoteEnvironmentOptions } from './remote-environment.js';
-export { runRemoteScript, type ScriptOutcome, type ScriptRunner } from './script-runner.js';
-export { createScriptWorkspace } from './script-workspace.js';
+export { runRemoteBatch, runRemoteScript, type ScriptOutcome, type ScriptRunner } from './script-runner.js';
+export type { ScriptBatchRunner, ScriptStep } from './script-steps.js';
+export { createScriptWorkspace, type ScriptWorkspaceOptions } from './script-workspace.js';
 export { RemoteCommandOutput } from './remote-command-output.js';
 export { REMOTE_START_SCRIPT, REMOTE_RIPGREP_SCRIPT, remoteStartArguments, remoteFindScript, remoteKillScript } from './remote-scripts.js';

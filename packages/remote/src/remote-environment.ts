@@ -4,7 +4,8 @@ import { createRemoteExecutor } from './remote-process.js';
 import { createRemoteJournalStore, newHelperOwner } from './remote-journal-store.js';
 import { HELPER_VARIABLE, remoteFindScript, remoteKillScript } from './remote-scripts.js';
 import type { RemoteTransport } from './remote-transport.js';
-import { runRemoteScript, runRemoteScriptReported, type ScriptRunner } from './script-runner.js';
+import { runRemoteBatch, runRemoteScript, runRemoteScriptReported, type ScriptRunner } from './script-runner.js';
+import type { ScriptBatchRunner } from './script-steps.js';
 import { createScriptWorkspace } from './script-workspace.js';
 
 /** Options of {@link createRemoteEnvironment}. */
@@ -112,8 +113,15 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
         )
       : undefined;
   const run: ScriptRunner = helpers ? (script, args, input) => helpers.run(script, args, input) : runOnce;
+  // A batch without input is one request of a helper shell; one that writes is a process of its own, its inputs raw
+  // on its input (a shell parses a here-document a byte at a time), tagged and acting as the helpers do.
+  const batchOptions = helpers
+    ? { role: 'shell' as const, prelude: `export ${HELPER_VARIABLE}="$1"`, args: [owner], fallback: run }
+    : { fallback: run };
+  const runBatch: ScriptBatchRunner = (steps) =>
+    helpers && steps.every((step) => step.input === undefined) ? helpers.runBatch(steps) : runRemoteBatch(transport, steps, batchOptions);
   const files = (root: string, realRoot: string) =>
-    transport.workspace?.(root, realRoot, runOnce) ?? createScriptWorkspace(root, realRoot, run);
+    transport.workspace?.(root, realRoot, runOnce) ?? createScriptWorkspace(root, realRoot, run, { runBatch });
   const commitJournal = createRemoteJournalStore({
     realRoot: probe.realRoot,
     owner,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { RemoteTransport } from './remote-transport.js';
+import type { RemoteRole, RemoteTransport } from './remote-transport.js';
+import { batchInputs, batchInputsUnsaved, batchProgram, splitBatchOutput, type ScriptStep } from './script-steps.js';
 
 /** What one helper run returned. */
 export interface ScriptOutcome {
@@ -37,10 +38,11 @@ export async function runRemoteScriptReported(
   script: string,
   args: string[],
   input?: Uint8Array,
+  role: RemoteRole = 'script',
 ): Promise<ReportedOutcome> {
   const marker = newTrailerMarker();
   const channel = await transport.start({
-    role: 'script',
+    role,
     script: `(\n${script}\n)\nprintf '%s%d\\n' '${marker}' $?`,
     args,
     env: {},
@@ -96,4 +98,36 @@ export async function runRemoteScript(
   input?: Uint8Array,
 ): Promise<ScriptOutcome> {
   return (await runRemoteScriptReported(transport, script, args, input)).outcome;
+}
+
+/** How {@link runRemoteBatch} starts its process. */
+export interface RemoteBatchOptions {
+  /** The role its process has (default `script`); file helpers run as `shell` so they act as the configured user. */
+  role?: RemoteRole;
+  /** Shell text run before the steps (with `args` as its positional arguments), such as the helper's tag. */
+  prelude?: string;
+  args?: string[];
+  /** Runs one step on its own: used for every step when the batch could not save its inputs where it runs. */
+  fallback: ScriptRunner;
+}
+
+/**
+ * Runs helper scripts in order in one remote process started for them (the program is its script, the steps' inputs
+ * its raw input), so a batch costs one process start and one round trip however much it writes; each step's outcome
+ * is its own, whatever the steps before it did.
+ */
+export async function runRemoteBatch(
+  transport: RemoteTransport,
+  steps: readonly ScriptStep[],
+  options: RemoteBatchOptions,
+): Promise<ScriptOutcome[]> {
+  const marker = newTrailerMarker();
+  const program = `${options.prelude ?? ''}\n${batchProgram(steps, marker, '', 'archive')}`;
+  const inputs = batchInputs(steps);
+  const { outcome, reported } = await runRemoteScriptReported(transport, program, options.args ?? [], inputs, options.role);
+  if (batchInputsUnsaved(outcome.stdout, marker)) {
+    return Promise.all(steps.map((step) => options.fallback(step.script, step.args, step.input)));
+  }
+  const lost = reported ? `the helper ended before this step (${transport.lostHint})` : outcome.stderr;
+  return splitBatchOutput(outcome.stdout, outcome.stderr, marker, steps.length, lost);
 }

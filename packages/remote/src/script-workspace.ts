@@ -4,10 +4,14 @@ import {
   type Workspace,
   type WorkspaceDirEntry,
   type WorkspaceEntryKind,
+  type WorkspaceRealPath,
   type WorkspaceStat,
 } from '@toolhost/core';
 import { REMOTE_RIPGREP_SCRIPT } from './remote-scripts.js';
+import { gatherPathQueries, pathQueryScript, queryPaths } from './path-queries.js';
+import { coalescingScriptRunner } from './script-coalescer.js';
 import type { ScriptOutcome, ScriptRunner } from './script-runner.js';
+import type { ScriptBatchRunner } from './script-steps.js';
 
 /** Exit codes the helpers use for the errno they ran into. */
 const ERRNO_BY_EXIT: Record<number, string> = { 2: 'ENOENT', 17: 'EEXIST', 20: 'ENOTDIR', 21: 'EISDIR', 39: 'ENOTEMPTY' };
@@ -32,12 +36,58 @@ function failure(operation: string, path: string, outcome: ScriptOutcome): Error
   return Object.assign(new Error(`${operation} ${path}: ${code} (${detail})`), { code });
 }
 
+/** Options of {@link createScriptWorkspace}. */
+export interface ScriptWorkspaceOptions {
+  /**
+   * Runs several helpers in one remote process; with it, the operations asked for together (a patch's reads, its
+   * writes) go as one batch, and callers are told to ask for many at once.
+   */
+  runBatch?: ScriptBatchRunner;
+}
+
+/**
+ * Writes stdin to `$1` atomically: a temp file `$2` in the target's folder, mode `$3` (else the target's), flushed
+ * when `$4` is set (its folder too unless `$5` is set), then renamed over the target.
+ */
+const WRITE_SCRIPT = [
+  // Write through symlinks to their target, never replacing the link with a regular file.
+  't=$1; [ -L "$t" ] && t=$(readlink -f -- "$t")',
+  // Parameter expansion and tests are built in: each process started costs milliseconds on a busy remote.
+  'd=${t%/*}; d=${d:-/}; [ -d "$d" ] || mkdir -p -- "$d" || exit 20',
+  '[ -d "$t" ] && exit 21',
+  'tmp="$d/$2"',
+  'cat > "$tmp" || { rm -f -- "$tmp"; exit 1; }',
+  'if [ -n "$3" ]; then chmod "$3" "$tmp"; elif [ -e "$t" ]; then chmod "$(stat -L -c %a -- "$t")" "$tmp"; fi',
+  // Durable: the data is flushed before the rename and the folder entry after it (every file when sync takes none).
+  '[ -z "$4" ] || sync "$tmp" 2>/dev/null || sync',
+  'mv -f -- "$tmp" "$t" || { rm -f -- "$tmp"; exit 1; }',
+  '[ -z "$4" ] || [ -n "$5" ] || sync "$d" 2>/dev/null || sync',
+].join('\n');
+
+/** Flushes the folder a write of each path lands in (its target's, for a symlink), each once. */
+const SYNC_FOLDERS_SCRIPT = [
+  'for p; do t=$p; [ -L "$t" ] && t=$(readlink -f -- "$t"); d=${t%/*}; printf \'%s\\n\' "${d:-/}"; done |',
+  'sort -u | while IFS= read -r d; do',
+  '  [ -d "$d" ] || continue',
+  '  sync "$d" 2>/dev/null || { sync; exit 0; }',
+  'done',
+].join('\n');
+
+/** How many operations at once a batching script workspace asks its callers for: a patch's files in one batch. */
+const BATCHED_CONCURRENCY = 64;
+
 /**
  * A workspace on a remote reached only by running commands (busybox or coreutils): every operation is one small sh
  * helper; writes go to a temporary file in the same folder, then `mv` over the target (atomic inside the remote); with
  * `rename`, `link` and durable writes a journaled commit survives the host's crash.
  */
-export function createScriptWorkspace(root: string, realRoot: string, run: ScriptRunner): Workspace {
+export function createScriptWorkspace(
+  root: string,
+  realRoot: string,
+  runOne: ScriptRunner,
+  options: ScriptWorkspaceOptions = {},
+): Workspace {
+  const run = options.runBatch ? coalescingScriptRunner(runOne, options.runBatch) : runOne;
   const abs = (path: string) => (path ? `${root.replace(/\/+$/, '')}/${path}` : root);
   const realPrefix = realRoot === '/' ? '/' : `${realRoot}/`;
   const expect = async (operation: string, path: string, script: string, args: string[], input?: Uint8Array): Promise<ScriptOutcome> => {
@@ -46,45 +96,48 @@ export function createScriptWorkspace(root: string, realRoot: string, run: Scrip
     return outcome;
   };
   const statWith = async (flags: string, path: string) => {
-    const outcome = await run(`[ -e "$1" ] || [ -L "$1" ] || exit 2\nstat ${flags} -c '${STAT_FORMAT}' -- "$1"`, [abs(path)]);
+    const outcome = await run(`[ -e "$1" ] || [ -L "$1" ] || exit 2\nexec stat ${flags} -c '${STAT_FORMAT}' -- "$1"`, [abs(path)]);
     if (outcome.exitCode === 2 || (flags === '-L' && outcome.exitCode !== 0)) return undefined;
     if (outcome.exitCode !== 0) throw failure('stat', path, outcome);
     return parseStat(outcome.stdout.toString('utf8'));
   };
+  const relative = (real: string): WorkspaceRealPath => {
+    if (real === realRoot) return { inside: true, path: '' };
+    if (real.startsWith(realPrefix)) return { inside: true, path: real.slice(realPrefix.length) };
+    return { inside: false, path: real };
+  };
+  const realpathOne = async (path: string) => {
+    const outcome = await run('[ -e "$1" ] || exit 2\nexec readlink -f -- "$1"', [abs(path)]);
+    if (outcome.exitCode !== 0) return undefined;
+    return relative(outcome.stdout.toString('utf8').replace(/\n$/, ''));
+  };
+  const lstatOne = (path: string) => statWith('', path);
+  const statOne = (path: string) => statWith('-L', path);
+  // Batching: the paths asked about together go to one process (stat and realpath take many paths).
+  const many = <T>(present: string, command: string, parse: (line: string) => T) => {
+    const script = pathQueryScript(present, command);
+    return (paths: readonly string[]) => queryPaths(run, script, paths.map(abs), parse);
+  };
+  const gathered = options.runBatch !== undefined;
   return {
     root,
     onDisk: true,
-    lstat: (path) => statWith('', path),
-    stat: (path) => statWith('-L', path),
-    async realpath(path) {
-      const outcome = await run('[ -e "$1" ] || exit 2\nreadlink -f -- "$1"', [abs(path)]);
-      if (outcome.exitCode !== 0) return undefined;
-      const real = outcome.stdout.toString('utf8').replace(/\n$/, '');
-      if (real === realRoot) return { inside: true, path: '' };
-      if (real.startsWith(realPrefix)) return { inside: true, path: real.slice(realPrefix.length) };
-      return { inside: false, path: real };
-    },
+    ...(gathered ? { concurrency: BATCHED_CONCURRENCY } : {}),
+    lstat: gathered ? gatherPathQueries(many('[ -e "$p" ] || [ -L "$p" ]', `stat -c '${STAT_FORMAT}' --`, parseStat), lstatOne) : lstatOne,
+    stat: gathered ? gatherPathQueries(many('[ -e "$p" ]', `stat -L -c '${STAT_FORMAT}' --`, parseStat), statOne) : statOne,
+    realpath: gathered ? gatherPathQueries(many('[ -e "$p" ]', 'realpath', relative), realpathOne) : realpathOne,
     async readFile(path) {
       const outcome = await expect('read', path, '[ -e "$1" ] || exit 2\n[ -d "$1" ] && exit 21\nexec cat -- "$1"', [abs(path)]);
       return outcome.stdout;
     },
     async writeFile(path, data, options) {
-      const script = [
-        // Write through symlinks to their target, never replacing the link with a regular file.
-        't=$1; [ -L "$t" ] && t=$(readlink -f -- "$t")',
-        'd=$(dirname -- "$t"); mkdir -p -- "$d" || exit 20',
-        '[ -d "$t" ] && exit 21',
-        'tmp="$d/$2"',
-        'cat > "$tmp" || { rm -f -- "$tmp"; exit 1; }',
-        'if [ -n "$3" ]; then chmod "$3" "$tmp"; elif [ -e "$t" ]; then chmod "$(stat -L -c %a -- "$t")" "$tmp"; fi',
-        // Durable: the data is flushed before the rename and the folder entry after it (every file when sync takes none).
-        '[ -z "$4" ] || sync "$tmp" 2>/dev/null || sync',
-        'mv -f -- "$tmp" "$t" || { rm -f -- "$tmp"; exit 1; }',
-        '[ -z "$4" ] || sync "$d" 2>/dev/null || sync',
-      ].join('\n');
       const temp = options?.tempName ?? `.${Math.random().toString(16).slice(2, 14)}.toolhost.tmp`;
       const mode = options?.mode === undefined ? '' : (options.mode & 0o7777).toString(8);
-      await expect('write', path, script, [abs(path), temp, mode, options?.durable ? '1' : ''], data);
+      const durable = options?.durable ? '1' : '';
+      await expect('write', path, WRITE_SCRIPT, [abs(path), temp, mode, durable, options?.deferFolderSync ? '1' : ''], data);
+    },
+    async syncFolders(paths) {
+      await expect('sync', paths[0] ?? '', SYNC_FOLDERS_SCRIPT, paths.map(abs));
     },
     async rename(from, to) {
       // mv would move a file into a folder at `to`; rename(2) refuses that, and so does this.
@@ -97,7 +150,7 @@ export function createScriptWorkspace(root: string, realRoot: string, run: Scrip
       await expect('link', existing, script, [abs(existing), abs(path)]);
     },
     async remove(path) {
-      await expect('remove', path, '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! -L "$1" ] && exit 21\nrm -f -- "$1"', [
+      await expect('remove', path, '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! -L "$1" ] && exit 21\nexec rm -f -- "$1"', [
         abs(path),
       ]);
     },
@@ -132,7 +185,7 @@ export function createScriptWorkspace(root: string, realRoot: string, run: Scrip
     },
     async findFilesContaining(query) {
       // ripgrep inside the remote when it has one (0: matches, 1: none); otherwise no opinion, and the files are read here.
-      const outcome = await run(REMOTE_RIPGREP_SCRIPT, [root, ...ripgrepFileListArguments(query)]).catch(() => undefined);
+      const outcome = await runOne(REMOTE_RIPGREP_SCRIPT, [root, ...ripgrepFileListArguments(query)]).catch(() => undefined);
       if (!outcome || (outcome.exitCode !== 0 && outcome.exitCode !== 1)) return undefined;
       return parseRipgrepFileList(outcome.stdout.toString('utf8'));
     },

@@ -56,19 +56,67 @@ function call<T>(start: (done: (error: Error | null | undefined, value?: T) => v
   return new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value as T))));
 }
 
-/** Writes a new file and flushes it (fsync@openssh.com) before it is closed. */
-async function writeFlushed(sftp: SFTPWrapper, path: string, data: Buffer, mode: number): Promise<void> {
+/** Bytes of one SFTP read or write request (what OpenSSH's sftp-server takes at once). */
+const CHUNK_BYTES = 32 * 1024;
+/** Requests of one file kept in flight: a large file costs about one round trip, not one a chunk. */
+const CHUNKS_IN_FLIGHT = 64;
+
+/** Runs `task` for each chunk offset of `size` bytes, a window of them in flight at once. */
+async function eachChunk(size: number, task: (offset: number, length: number) => Promise<void>): Promise<void> {
+  const offsets = Array.from({ length: Math.ceil(size / CHUNK_BYTES) }, (_, index) => index * CHUNK_BYTES);
+  let next = 0;
+  const worker = async () => {
+    while (next < offsets.length) {
+      const offset = offsets[next++]!;
+      await task(offset, Math.min(CHUNK_BYTES, size - offset));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CHUNKS_IN_FLIGHT, offsets.length) }, worker));
+}
+
+/** Writes a new file, its chunks in flight together, flushing it (fsync@openssh.com) before it is closed when `durable`. */
+async function writeWhole(sftp: SFTPWrapper, path: string, data: Buffer, mode: number, durable: boolean): Promise<void> {
   const handle = await call<Buffer>((done) => sftp.open(path, 'w', { mode }, done));
   try {
-    let written = 0;
-    while (written < data.length) {
-      const length = Math.min(data.length - written, 32 * 1024);
-      await call<void>((done) => sftp.write(handle, data, written, length, written, done));
-      written += length;
-    }
-    await call<void>((done) => sftp.ext_openssh_fsync(handle, done));
+    await eachChunk(data.length, (offset, length) => call<void>((done) => sftp.write(handle, data, offset, length, offset, done)));
+    if (durable) await call<void>((done) => sftp.ext_openssh_fsync(handle, done));
   } finally {
     await call<void>((done) => sftp.close(handle, done));
+  }
+}
+
+/** Reads a whole file, the chunks of its size when opened in flight together, then on to its end (it may have grown). */
+async function readWhole(sftp: SFTPWrapper, path: string): Promise<Buffer> {
+  const handle = await call<Buffer>((done) => sftp.open(path, 'r', done));
+  try {
+    const stats = await call<Stats>((done) => sftp.fstat(handle, done));
+    if (kindOfMode(stats.mode) === 'directory') throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+    const size = stats.size;
+    const pieces: Buffer[] = [];
+    let short = size;
+    await eachChunk(size, async (offset, length) => {
+      const piece = Buffer.alloc(length);
+      const read = await call<number>((done) => sftp.read(handle, piece, 0, length, offset, done)).catch((error: unknown) => {
+        // Past the end of a file that shrank since it was opened.
+        if ((error as { code?: unknown })?.code === 1) return 0;
+        throw error;
+      });
+      pieces[offset / CHUNK_BYTES] = piece.subarray(0, read);
+      if (read < length) short = Math.min(short, offset + read);
+    });
+    let whole = Buffer.concat(pieces);
+    if (short < size) return whole.subarray(0, short);
+    for (;;) {
+      const piece = Buffer.alloc(CHUNK_BYTES);
+      const read = await call<number>((done) => sftp.read(handle, piece, 0, CHUNK_BYTES, whole.length, done)).catch((error: unknown) => {
+        if ((error as { code?: unknown })?.code === 1) return 0;
+        throw error;
+      });
+      if (read === 0) return whole;
+      whole = Buffer.concat([whole, piece.subarray(0, read)]);
+    }
+  } finally {
+    await call<void>((done) => sftp.close(handle, done)).catch(() => undefined);
   }
 }
 
@@ -119,6 +167,8 @@ export function createSftpWorkspace(
   return {
     root,
     onDisk: true,
+    // One SFTP channel carries every request in flight, so a patch's files go at once, not a few at a time.
+    concurrency: 64,
     lstat: (path) => optionalStat('lstat', path),
     stat: (path) => optionalStat('stat', path),
     async realpath(path) {
@@ -132,12 +182,7 @@ export function createSftpWorkspace(
       if (real.startsWith(realPrefix)) return { inside: true, path: real.slice(realPrefix.length) };
       return { inside: false, path: real };
     },
-    readFile: (path) =>
-      run('read', path, async (sftp) => {
-        const stats = await call<Stats>((done) => sftp.stat(abs(path), done));
-        if (kindOfMode(stats.mode) === 'directory') throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
-        return call<Buffer>((done) => sftp.readFile(abs(path), done));
-      }),
+    readFile: (path) => run('read', path, (sftp) => readWhole(sftp, abs(path))),
     writeFile: (path, data, options) =>
       run('write', path, async (sftp) => {
         // Write through symlinks to their target, never replacing the link with a regular file.
@@ -152,8 +197,7 @@ export function createSftpWorkspace(
         const temp = `${folder}/${options?.tempName ?? `.${randomBytes(6).toString('hex')}.toolhost.tmp`}`;
         const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
         try {
-          if (options?.durable) await writeFlushed(sftp, temp, bytes, mode);
-          else await call<void>((done) => sftp.writeFile(temp, bytes, { mode }, done));
+          await writeWhole(sftp, temp, bytes, mode, options?.durable === true);
           await call<void>((done) => sftp.chmod(temp, mode, done));
           await call<void>((done) => sftp.ext_openssh_rename(temp, target, done));
         } catch (error) {

@@ -59,19 +59,34 @@ function execChannel(channel: ClientChannel): RemoteChannel {
   };
 }
 
+/** SFTP sessions a transport keeps open at most. */
+const SFTP_SESSIONS = 4;
+
 /**
  * An SSH host as a remote transport: each process is an exec channel of the pool (with a PTY when asked; sshd accepts
  * few `env` requests, so the start script exports the variables), files over SFTP.
  */
 export function createSshTransport(pool: SshPool, host: string): RemoteTransport {
-  let sftp: Promise<SFTPWrapper> | undefined;
+  const sessions: Array<Promise<SFTPWrapper> | undefined> = [];
+  let turn = 0;
+  // Calls take the sessions in turn: each is a server process of its own, so the flushes of a commit's files overlap.
   const session = () => {
-    sftp ??= pool.sftp().then(({ sftp: opened, lost }) => {
-      void lost.then(() => (sftp = undefined));
-      return opened;
-    });
-    sftp.catch(() => (sftp = undefined));
-    return sftp;
+    const index = turn++ % SFTP_SESSIONS;
+    let opening = sessions[index];
+    if (!opening) {
+      const opened = pool.sftp().then(({ sftp, lost }) => {
+        void lost.then(() => {
+          if (sessions[index] === opened) sessions[index] = undefined;
+        });
+        return sftp;
+      });
+      opened.catch(() => {
+        if (sessions[index] === opened) sessions[index] = undefined;
+      });
+      sessions[index] = opened;
+      opening = opened;
+    }
+    return opening;
   };
   return {
     kind: 'ssh',
