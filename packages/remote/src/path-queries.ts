@@ -1,7 +1,7 @@
 import type { ScriptRunner } from './script-runner.js';
 
-interface Waiting<T> {
-  path: string;
+interface Waiting<Q, T> {
+  request: Q;
   resolve: (answer: T) => void;
   reject: (error: unknown) => void;
 }
@@ -41,29 +41,41 @@ export async function queryPaths<T>(
 }
 
 /**
- * Gathers the paths asked about in the same turn of the event loop (a patch resolving its files together) into one
- * `many` call; a path asked alone, or every path when `many` gives no usable answer, goes to `one`.
+ * Gathers the calls made in the same turn of the event loop (a patch resolving, writing or removing its files together)
+ * into one `many` call answering each in order; a call made alone, or every call when `many` resolves to undefined
+ * (it could not serve them together), goes to `one`. A rejection of `many` rejects every call it held.
+ */
+export function gatherCalls<Q, T>(
+  many: (requests: readonly Q[]) => Promise<T[] | undefined>,
+  one: (request: Q) => Promise<T>,
+): (request: Q) => Promise<T> {
+  let waiting: Array<Waiting<Q, T>> = [];
+  const flush = () => {
+    const batch = waiting;
+    waiting = [];
+    const each = () => {
+      for (const entry of batch) one(entry.request).then(entry.resolve, entry.reject);
+    };
+    if (batch.length === 1) return each();
+    many(batch.map((entry) => entry.request)).then(
+      (answers) => (answers ? batch.forEach((entry, index) => entry.resolve(answers[index]!)) : each()),
+      (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+    );
+  };
+  return (request) =>
+    new Promise<T>((resolve, reject) => {
+      if (waiting.length === 0) setImmediate(flush);
+      waiting.push({ request, resolve, reject });
+    });
+}
+
+/**
+ * {@link gatherCalls} for questions about paths, which are safe to ask again: when `many` fails, each path is asked
+ * on its own.
  */
 export function gatherPathQueries<T>(
   many: (paths: readonly string[]) => Promise<T[] | undefined>,
   one: (path: string) => Promise<T>,
 ): (path: string) => Promise<T> {
-  let waiting: Array<Waiting<T>> = [];
-  const flush = () => {
-    const batch = waiting;
-    waiting = [];
-    const each = () => {
-      for (const entry of batch) one(entry.path).then(entry.resolve, entry.reject);
-    };
-    if (batch.length === 1) return each();
-    many(batch.map((entry) => entry.path)).then(
-      (answers) => (answers ? batch.forEach((entry, index) => entry.resolve(answers[index]!)) : each()),
-      () => each(),
-    );
-  };
-  return (path) =>
-    new Promise<T>((resolve, reject) => {
-      if (waiting.length === 0) setImmediate(flush);
-      waiting.push({ path, resolve, reject });
-    });
+  return gatherCalls((paths: readonly string[]) => many(paths).catch(() => undefined), one);
 }

@@ -120,8 +120,13 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
     : { fallback: run };
   const runBatch: ScriptBatchRunner = (steps) =>
     helpers && steps.every((step) => step.input === undefined) ? helpers.runBatch(steps) : runRemoteBatch(transport, steps, batchOptions);
+  const runProcess: ScriptRunner = helpers
+    ? async (script, args, input) =>
+        (await runRemoteScriptReported(transport, `export ${HELPER_VARIABLE}="$1"; shift\n${script}`, [owner, ...args], input, 'shell'))
+          .outcome
+    : runOnce;
   const files = (root: string, realRoot: string) =>
-    transport.workspace?.(root, realRoot, runOnce) ?? createScriptWorkspace(root, realRoot, run, { runBatch });
+    transport.workspace?.(root, realRoot, runOnce) ?? createScriptWorkspace(root, realRoot, run, { runBatch, runProcess });
   const commitJournal = createRemoteJournalStore({
     realRoot: probe.realRoot,
     owner,

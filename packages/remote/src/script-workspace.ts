@@ -8,7 +8,8 @@ import {
   type WorkspaceStat,
 } from '@toolhost/core';
 import { REMOTE_RIPGREP_SCRIPT } from './remote-scripts.js';
-import { gatherPathQueries, pathQueryScript, queryPaths } from './path-queries.js';
+import { linkMany, removeMany, writeMany, type WriteRequest } from './many-file-calls.js';
+import { gatherCalls, gatherPathQueries, pathQueryScript, queryPaths } from './path-queries.js';
 import { coalescingScriptRunner } from './script-coalescer.js';
 import type { ScriptOutcome, ScriptRunner } from './script-runner.js';
 import type { ScriptBatchRunner } from './script-steps.js';
@@ -43,6 +44,11 @@ export interface ScriptWorkspaceOptions {
    * writes) go as one batch, and callers are told to ask for many at once.
    */
   runBatch?: ScriptBatchRunner;
+  /**
+   * Runs a helper in a process of its own, its input handed over raw; with `runBatch`, the files written together go
+   * to one such process (one tar of their bytes, a command or two a file).
+   */
+  runProcess?: ScriptRunner;
 }
 
 /**
@@ -51,7 +57,8 @@ export interface ScriptWorkspaceOptions {
  */
 const WRITE_SCRIPT = [
   // Write through symlinks to their target, never replacing the link with a regular file.
-  't=$1; [ -L "$t" ] && t=$(readlink -f -- "$t")',
+  // Resolved from the link's folder: busybox resolves a dangling link's relative target against the working folder.
+  't=$1; [ -L "$t" ] && t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}")',
   // Parameter expansion and tests are built in: each process started costs milliseconds on a busy remote.
   'd=${t%/*}; d=${d:-/}; [ -d "$d" ] || mkdir -p -- "$d" || exit 20',
   '[ -d "$t" ] && exit 21',
@@ -66,12 +73,16 @@ const WRITE_SCRIPT = [
 
 /** Flushes the folder a write of each path lands in (its target's, for a symlink), each once. */
 const SYNC_FOLDERS_SCRIPT = [
-  'for p; do t=$p; [ -L "$t" ] && t=$(readlink -f -- "$t"); d=${t%/*}; printf \'%s\\n\' "${d:-/}"; done |',
+  'for p; do t=$p; [ -L "$t" ] && t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}"); d=${t%/*}; printf \'%s\\n\' "${d:-/}"; done |',
   'sort -u | while IFS= read -r d; do',
   '  [ -d "$d" ] || continue',
   '  sync "$d" 2>/dev/null || { sync; exit 0; }',
   'done',
 ].join('\n');
+
+const LINK_SCRIPT = '{ [ -e "$1" ] || [ -L "$1" ]; } || exit 2\n{ [ -e "$2" ] || [ -L "$2" ]; } && exit 17\nexec ln -- "$1" "$2"';
+
+const REMOVE_SCRIPT = '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! -L "$1" ] && exit 21\nexec rm -f -- "$1"';
 
 /** How many operations at once a batching script workspace asks its callers for: a patch's files in one batch. */
 const BATCHED_CONCURRENCY = 64;
@@ -119,6 +130,24 @@ export function createScriptWorkspace(
     return (paths: readonly string[]) => queryPaths(run, script, paths.map(abs), parse);
   };
   const gathered = options.runBatch !== undefined;
+  const writeOne = (request: WriteRequest) => run(WRITE_SCRIPT, request.args, request.data);
+  const runProcess = options.runProcess;
+  const write =
+    gathered && runProcess ? gatherCalls((requests: readonly WriteRequest[]) => writeMany(runProcess, requests), writeOne) : writeOne;
+  // ln makes the hard link with link(2), which links a symlink itself, never its target.
+  const linkOne = ([existing, path]: readonly [string, string]) => run(LINK_SCRIPT, [abs(existing), abs(path)]);
+  const link = gathered
+    ? gatherCalls(
+        (pairs: ReadonlyArray<readonly [string, string]>) =>
+          linkMany(
+            run,
+            pairs.map(([from, to]) => [abs(from), abs(to)] as const),
+          ),
+        linkOne,
+      )
+    : linkOne;
+  const removeOne = (path: string) => run(REMOVE_SCRIPT, [abs(path)]);
+  const remove = gathered ? gatherCalls((paths: readonly string[]) => removeMany(run, paths.map(abs)), removeOne) : removeOne;
   return {
     root,
     onDisk: true,
@@ -134,7 +163,8 @@ export function createScriptWorkspace(
       const temp = options?.tempName ?? `.${Math.random().toString(16).slice(2, 14)}.toolhost.tmp`;
       const mode = options?.mode === undefined ? '' : (options.mode & 0o7777).toString(8);
       const durable = options?.durable ? '1' : '';
-      await expect('write', path, WRITE_SCRIPT, [abs(path), temp, mode, durable, options?.deferFolderSync ? '1' : ''], data);
+      const outcome = await write({ args: [abs(path), temp, mode, durable, options?.deferFolderSync ? '1' : ''], data });
+      if (outcome.exitCode !== 0) throw failure('write', path, outcome);
     },
     async syncFolders(paths) {
       await expect('sync', paths[0] ?? '', SYNC_FOLDERS_SCRIPT, paths.map(abs));
@@ -145,14 +175,12 @@ export function createScriptWorkspace(
       await expect('rename', from, script, [abs(from), abs(to)]);
     },
     async link(existing, path) {
-      // ln makes the hard link with link(2), which links a symlink itself, never its target.
-      const script = '{ [ -e "$1" ] || [ -L "$1" ]; } || exit 2\n{ [ -e "$2" ] || [ -L "$2" ]; } && exit 17\nexec ln -- "$1" "$2"';
-      await expect('link', existing, script, [abs(existing), abs(path)]);
+      const outcome = await link([existing, path]);
+      if (outcome.exitCode !== 0) throw failure('link', existing, outcome);
     },
     async remove(path) {
-      await expect('remove', path, '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! -L "$1" ] && exit 21\nexec rm -f -- "$1"', [
-        abs(path),
-      ]);
+      const outcome = await remove(path);
+      if (outcome.exitCode !== 0) throw failure('remove', path, outcome);
     },
     async removeEmptyDirectory(path) {
       await expect('rmdir', path, '[ -d "$1" ] || exit 2\nrmdir -- "$1" 2>/dev/null || exit 39', [abs(path)]);
