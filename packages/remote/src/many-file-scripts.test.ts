@@ -27,7 +27,7 @@ import { batchInputsUnsaved, splitBatchOutput } from './script-steps.js';
 // The one-file helpers of script-workspace.ts, copied as they are (it does not export them): the many-file scripts must
 // do, file for file, what these do. Keep them in step with script-workspace.ts.
 const WRITE_SCRIPT = [
-  't=$1; [ -L "$t" ] && t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}")',
+  't=$1; if [ -L "$t" ]; then t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}") && [ -n "$t" ] || exit 2; fi',
   'd=${t%/*}; d=${d:-/}; [ -d "$d" ] || mkdir -p -- "$d" || exit 20',
   '[ -d "$t" ] && exit 21',
   'tmp="$d/$2"',
@@ -305,6 +305,24 @@ for (const shell of SHELLS) {
       expect(readFileSync(join(chained.root, 'real'), 'latin1')).toBe('through two links');
       expect(lstatSync(join(chained.root, 'chain')).isSymbolicLink()).toBe(true);
       expect(lstatSync(join(chained.root, 'link')).isSymbolicLink()).toBe(true);
+    });
+
+    it('answers 2 for a symlink whose target cannot be resolved (its folder is missing), writing nothing anywhere', async () => {
+      const setup = (root: string) => {
+        mkdirSync(join(root, 'links'));
+        symlinkSync('no such folder/made', join(root, 'links/unresolvable'));
+        file(join(root, 'plain'), 'old');
+      };
+      const { codes, root } = await compareWrites(shell, setup, [
+        { target: 'links/unresolvable', data: 'nowhere' },
+        { target: 'plain', data: 'new' },
+      ]);
+      expect(codes).toEqual([2, 0]);
+      expect(tree(root)).toEqual([
+        { path: 'links', kind: 'folder', mode: '755' },
+        { path: 'links/unresolvable', kind: 'symlink', target: 'no such folder/made' },
+        { path: 'plain', kind: 'file', mode: '644', links: 1, bytes: 'new' },
+      ]);
     });
 
     it('writes a dangling symlink’s target into being, beside the link, keeping the link', async () => {

@@ -20,9 +20,10 @@ export const WRITE_MANY_SCRIPT = [
   '  e="$in/e$n"; t=$1; s=0; p=',
   // Write through symlinks to their target, never replacing the link with a regular file.
   // Resolved from the link's folder: busybox resolves a dangling link's relative target against the working folder.
-  '  [ -L "$t" ] && t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}" 2>>"$e")',
+  '  if [ -L "$t" ]; then t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}" 2>>"$e") && [ -n "$t" ] || s=2; fi',
   '  d=${t%/*}; d=${d:-/}',
-  '  if ! { [ -d "$d" ] || mkdir -p -- "$d" 2>>"$e"; }; then s=20',
+  '  if [ "$s" != 0 ]; then :',
+  '  elif ! { [ -d "$d" ] || mkdir -p -- "$d" 2>>"$e"; }; then s=20',
   '  elif [ -d "$t" ]; then s=21',
   '  else p="$d/$2"; cat -- "$in/$n" 2>>"$e" >"$p" || { rm -f -- "$p"; s=1; p=; }',
   '  fi',

@@ -58,7 +58,7 @@ export interface ScriptWorkspaceOptions {
 const WRITE_SCRIPT = [
   // Write through symlinks to their target, never replacing the link with a regular file.
   // Resolved from the link's folder: busybox resolves a dangling link's relative target against the working folder.
-  't=$1; [ -L "$t" ] && t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}")',
+  't=$1; if [ -L "$t" ]; then t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}") && [ -n "$t" ] || exit 2; fi',
   // Parameter expansion and tests are built in: each process started costs milliseconds on a busy remote.
   'd=${t%/*}; d=${d:-/}; [ -d "$d" ] || mkdir -p -- "$d" || exit 20',
   '[ -d "$t" ] && exit 21',
