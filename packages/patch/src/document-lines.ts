@@ -45,12 +45,27 @@ export class LineArray implements SearchableLines {
   }
 }
 
+/** The lines of a whole document: a {@link SearchableLines} with the offsets of its lines in the text or its bytes. */
+export interface TextLines extends SearchableLines {
+  /** True when offsets count bytes of the UTF-8 content (after a BOM); false: UTF-16 code units of the text. */
+  readonly offsetsInBytes: boolean;
+  /** Offset of the first character of line `index` (the content's length for `index === length`). */
+  startOf(index: number): number;
+  /** The ending of line `index`. */
+  eolAt(index: number): LineEnding;
+  /** The line holding offset `offset`. */
+  lineAt(offset: number): number;
+  /** How many CRLF endings the document has. */
+  crlfCount(): number;
+}
+
 /**
  * The lines of a text as a table of offsets into it, so a large file costs one number a line, not a string: line `i`
  * spans `text[starts[i], starts[i + 1])`, its ending included. Line strings are made only for the lines asked for.
  */
-export class DocumentLines implements SearchableLines {
+export class DocumentLines implements TextLines {
   readonly length: number;
+  readonly offsetsInBytes = false;
   /** Start offset of each line, then the text's length. */
   private readonly starts: Int32Array;
 
@@ -116,6 +131,12 @@ export class DocumentLines implements SearchableLines {
   equals(index: number, text: string): boolean {
     const start = this.starts[index];
     return this.textEnd(index) - start === text.length && this.text.startsWith(text, start);
+  }
+
+  crlfCount(): number {
+    let count = 0;
+    for (let at = this.text.indexOf('\r\n'); at >= 0; at = this.text.indexOf('\r\n', at + 2)) count++;
+    return count;
   }
 
   /** The line holding offset `offset`. */

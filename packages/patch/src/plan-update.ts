@@ -2,7 +2,7 @@ import { inferIndentStyle, mapAddedIndentation, type IndentStyle } from './inden
 import { LineMatcher, MATCH_PASSES, lineKey, type MatchPass } from './line-matcher.js';
 import type { ChunkLine, PatchChunk } from './patch-syntax.js';
 import type { EditRegion } from './diff-entry.js';
-import type { DocumentLines, LineList } from './document-lines.js';
+import type { LineList, TextLines } from './document-lines.js';
 import { spliceDocument, type SplicePiece } from './splice-document.js';
 import type { TextDocument } from './text-document.js';
 
@@ -234,7 +234,7 @@ function withoutFinalNewline(ops: readonly ChunkLine[]): ChunkLine[] | undefined
   return result.filter((op): op is ChunkLine => op !== undefined);
 }
 
-function* texts(lines: DocumentLines): Iterable<string> {
+function* texts(lines: TextLines): Iterable<string> {
   for (let index = 0; index < lines.length; index++) yield lines.textAt(index);
 }
 

@@ -1,4 +1,4 @@
-import type { DocumentLines, LineList } from './document-lines.js';
+import type { LineList, TextLines } from './document-lines.js';
 import { encodeText, plainBytes, TextDocument, type TextLine } from './text-document.js';
 
 /** A run of the new document: old lines `[from, to)` kept as they are, or new lines. */
@@ -16,7 +16,7 @@ class SplicedLines implements LineList {
   private readonly firsts: number[] = [];
 
   constructor(
-    private readonly old: DocumentLines,
+    private readonly old: TextLines,
     private readonly pieces: readonly SplicePiece[],
     private readonly eol: '\n' | '\r\n',
   ) {
@@ -48,6 +48,7 @@ class SplicedLines implements LineList {
 /** Maps character offsets of a document's text to byte offsets of its encoding, moving forward. */
 function byteOffsets(document: TextDocument, bytes: Uint8Array): (offset: number) => number {
   const bom = document.bom ? BOM_BYTES : 0;
+  if (document.lines.offsetsInBytes) return (offset) => offset + bom;
   // Every character is one byte only when the lengths agree (any other character takes more bytes than code units).
   if (bytes.length === document.text.length + bom) return (offset) => offset + bom;
   let charAt = 0;
@@ -86,15 +87,16 @@ export function spliceDocument(
     parts.push([old.startOf(piece.from), old.startOf(piece.to)]);
     if (unterminated && piece.to === old.length && index < pieces.length - 1) parts.push(eol);
   });
-  let text = '';
-  for (const part of parts) text += typeof part === 'string' ? part : document.text.slice(part[0], part[1]);
   const source = typeof Buffer === 'undefined' ? undefined : document.bytes;
-  let bytes: Uint8Array | undefined;
   if (source) {
+    // The new bytes are the old bytes of every kept range and the new lines encoded; the text follows from them.
     const byteAt = byteOffsets(document, source);
     const chunks: Uint8Array[] = document.bom ? [source.subarray(0, BOM_BYTES)] : [];
     for (const part of parts) chunks.push(typeof part === 'string' ? encodeText(part) : source.subarray(byteAt(part[0]), byteAt(part[1])));
-    bytes = plainBytes(Buffer.concat(chunks));
+    const bytes = plainBytes(Buffer.concat(chunks));
+    return { document: new TextDocument(document.bom, undefined, eol, bytes), lines: new SplicedLines(old, pieces, eol) };
   }
-  return { document: new TextDocument(document.bom, text, eol, bytes), lines: new SplicedLines(old, pieces, eol) };
+  let text = '';
+  for (const part of parts) text += typeof part === 'string' ? part : document.text.slice(part[0], part[1]);
+  return { document: new TextDocument(document.bom, text, eol), lines: new SplicedLines(old, pieces, eol) };
 }

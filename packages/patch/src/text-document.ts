@@ -1,4 +1,5 @@
-import { DocumentLines } from './document-lines.js';
+import { ByteLines } from './byte-lines.js';
+import { DocumentLines, type TextLines } from './document-lines.js';
 
 /** A line ending as found in a file; `''` only for a last line without a final newline. */
 export type LineEnding = '' | '\n' | '\r\n';
@@ -12,24 +13,37 @@ export interface TextLine {
 /**
  * A decoded UTF-8 text file: its text and what must be preserved when it is written back. Lines are an offset table
  * over the text, made on first use; `bytes`, when known, are the document's exact encoding, so an unchanged range
- * can be copied rather than encoded again.
+ * can be copied rather than encoded again. A document made from bytes alone (valid UTF-8) keeps its lines as offsets
+ * into the bytes and decodes its whole text only if asked for it.
  */
 export class TextDocument {
-  private table?: DocumentLines;
+  private table?: TextLines;
   private majority?: '\n' | '\r\n';
+  private decoded?: string;
 
   constructor(
     readonly bom: boolean,
-    /** The text without its BOM. */
-    readonly text: string,
+    /** The text without its BOM; undefined when `bytes` hold it (then decoded on first use). */
+    text: string | undefined,
     majorityEol?: '\n' | '\r\n',
     readonly bytes?: Uint8Array,
   ) {
+    if (text === undefined && bytes === undefined) throw new TypeError('a document needs its text or its bytes');
+    this.decoded = text;
     this.majority = majorityEol;
   }
 
-  get lines(): DocumentLines {
-    return (this.table ??= new DocumentLines(this.text));
+  /** The text without its BOM. */
+  get text(): string {
+    return (this.decoded ??= bufferOf(this.bytes!)!.toString('utf8', this.bom ? BOM_BYTES : 0));
+  }
+
+  get lines(): TextLines {
+    this.table ??=
+      this.decoded === undefined && this.bytes !== undefined && typeof Buffer !== 'undefined'
+        ? new ByteLines(this.bytes, this.bom ? BOM_BYTES : 0)
+        : new DocumentLines(this.text);
+    return this.table;
   }
 
   /** The ending new lines take: the file's majority (LF on a tie or when the file has none). */
@@ -37,8 +51,7 @@ export class TextDocument {
     if (this.majority === undefined) {
       const lines = this.lines;
       const newlines = lines.length === 0 ? 0 : lines.length - (lines.eolAt(lines.length - 1) === '' ? 1 : 0);
-      let crlf = 0;
-      for (let at = this.text.indexOf('\r\n'); at >= 0; at = this.text.indexOf('\r\n', at + 2)) crlf++;
+      const crlf = lines.crlfCount();
       this.majority = crlf > newlines - crlf ? '\r\n' : '\n';
     }
     return this.majority;
@@ -49,6 +62,7 @@ export class TextDocument {
 export type DecodeResult = { ok: true; document: TextDocument } | { ok: false; message: string };
 
 const BOM = '\uFEFF';
+const BOM_BYTES = 3;
 const encoder = new TextEncoder();
 
 /** Splits text into lines, keeping each line's ending. */
@@ -60,6 +74,12 @@ export function splitLines(text: string): TextLine[] {
 export function documentOfLines(bom: boolean, lines: readonly TextLine[], majorityEol: '\n' | '\r\n'): TextDocument {
   return new TextDocument(bom, joinLines(lines), majorityEol);
 }
+
+/** Node's UTF-8 validator (no string made), when this runs on Node. */
+const isUtf8 = (
+  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:buffer') as
+    { isUtf8?: (bytes: Uint8Array) => boolean } | undefined
+)?.isUtf8;
 
 /** A view of `bytes` as a Buffer (no copy), where Buffer exists. */
 function bufferOf(bytes: Uint8Array): Buffer | undefined {
@@ -78,6 +98,11 @@ export function encodeText(text: string): Uint8Array {
 
 /** Decodes file bytes as strict UTF-8; other encodings are refused with a message naming the first bad byte. */
 export function decodeText(bytes: Uint8Array): DecodeResult {
+  // Valid UTF-8 (checked natively where Node gives `isUtf8`) stays bytes: lines and searches work on them.
+  if (typeof Buffer !== 'undefined' && isUtf8?.(bytes)) {
+    const bom = bytes.length >= BOM_BYTES && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return { ok: true, document: new TextDocument(bom, undefined, undefined, bytes) };
+  }
   // The fast decoder writes U+FFFD for a bad sequence; only then is the strict decoder asked whether the file has one.
   let text = bufferOf(bytes)?.toString('utf8');
   if (text === undefined || text.includes('\uFFFD')) {
