@@ -88,6 +88,31 @@ const REMOVE_SCRIPT = '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! 
 const BATCHED_CONCURRENCY = 64;
 
 /**
+ * The helpers that change files, each gathering the calls made together into one helper when `gathered` (writes only
+ * with `runProcess`, which hands the bytes over raw).
+ */
+function changeCalls(run: ScriptRunner, abs: (path: string) => string, runProcess: ScriptRunner | undefined, gathered: boolean) {
+  const writeOne = (request: WriteRequest) => run(WRITE_SCRIPT, request.args, request.data);
+  const write =
+    gathered && runProcess ? gatherCalls((requests: readonly WriteRequest[]) => writeMany(runProcess, requests), writeOne) : writeOne;
+  // ln makes the hard link with link(2), which links a symlink itself, never its target.
+  const linkOne = ([existing, path]: readonly [string, string]) => run(LINK_SCRIPT, [abs(existing), abs(path)]);
+  const link = gathered
+    ? gatherCalls(
+        (pairs: ReadonlyArray<readonly [string, string]>) =>
+          linkMany(
+            run,
+            pairs.map(([from, to]) => [abs(from), abs(to)] as const),
+          ),
+        linkOne,
+      )
+    : linkOne;
+  const removeOne = (path: string) => run(REMOVE_SCRIPT, [abs(path)]);
+  const remove = gathered ? gatherCalls((paths: readonly string[]) => removeMany(run, paths.map(abs)), removeOne) : removeOne;
+  return { write, link, remove };
+}
+
+/**
  * A workspace on a remote reached only by running commands (busybox or coreutils): every operation is one small sh
  * helper; writes go to a temporary file in the same folder, then `mv` over the target (atomic inside the remote); with
  * `rename`, `link` and durable writes a journaled commit survives the host's crash.
@@ -130,24 +155,7 @@ export function createScriptWorkspace(
     return (paths: readonly string[]) => queryPaths(run, script, paths.map(abs), parse);
   };
   const gathered = options.runBatch !== undefined;
-  const writeOne = (request: WriteRequest) => run(WRITE_SCRIPT, request.args, request.data);
-  const runProcess = options.runProcess;
-  const write =
-    gathered && runProcess ? gatherCalls((requests: readonly WriteRequest[]) => writeMany(runProcess, requests), writeOne) : writeOne;
-  // ln makes the hard link with link(2), which links a symlink itself, never its target.
-  const linkOne = ([existing, path]: readonly [string, string]) => run(LINK_SCRIPT, [abs(existing), abs(path)]);
-  const link = gathered
-    ? gatherCalls(
-        (pairs: ReadonlyArray<readonly [string, string]>) =>
-          linkMany(
-            run,
-            pairs.map(([from, to]) => [abs(from), abs(to)] as const),
-          ),
-        linkOne,
-      )
-    : linkOne;
-  const removeOne = (path: string) => run(REMOVE_SCRIPT, [abs(path)]);
-  const remove = gathered ? gatherCalls((paths: readonly string[]) => removeMany(run, paths.map(abs)), removeOne) : removeOne;
+  const { write, link, remove } = changeCalls(run, abs, gathered ? options.runProcess : undefined, gathered);
   return {
     root,
     onDisk: true,
