@@ -60,16 +60,18 @@ export interface TextLines extends SearchableLines {
 }
 
 /**
- * The lines of a text as a table of offsets into it, so a large file costs one number a line, not a string: line `i`
- * spans `text[starts[i], starts[i + 1])`, its ending included. Line strings are made only for the lines asked for.
+ * Lines as a table of offsets into a content (a text or its bytes), so a large file costs one number a line, not a
+ * string: line `i` spans `[starts[i], starts[i + 1])`, its ending included. Line strings are made only for the lines
+ * asked for; a subclass says how to read a unit of the content and how to search it.
  */
-export class DocumentLines implements TextLines {
+abstract class OffsetLines implements TextLines {
   readonly length: number;
-  readonly offsetsInBytes = false;
-  /** Start offset of each line, then the text's length. */
-  private readonly starts: Int32Array;
+  abstract readonly offsetsInBytes: boolean;
+  /** Start offset of each line, then the content's length. */
+  protected readonly starts: Int32Array;
 
-  constructor(readonly text: string) {
+  /** `size` is the content's length; `newlineAfter(offset)` the offset of the next `\n` at or after it, or -1. */
+  constructor(size: number, newlineAfter: (offset: number) => number) {
     // Typed and grown by doubling: one number a line, no boxed array.
     let starts = new Int32Array(1024);
     let count = 1;
@@ -81,35 +83,36 @@ export class DocumentLines implements TextLines {
       }
       starts[count++] = offset;
     };
-    for (let cut = text.indexOf('\n'); cut >= 0; cut = text.indexOf('\n', cut + 1)) push(cut + 1);
+    for (let cut = newlineAfter(0); cut >= 0; cut = newlineAfter(cut + 1)) push(cut + 1);
     // A last line without a line ending is a line; an empty tail after the final newline is not.
-    if (starts[count - 1] < text.length) push(text.length);
+    if (starts[count - 1] < size) push(size);
     this.starts = starts.subarray(0, count);
     this.length = count - 1;
   }
 
-  /** Offset of the first character of line `index` (the text's length for `index === length`). */
+  /** The unit (character code or byte) at `offset`: `\n` and `\r` read the same in both. */
+  protected abstract unitAt(offset: number): number;
+  abstract textAt(index: number): string;
+  abstract equals(index: number, text: string): boolean;
+  abstract crlfCount(): number;
+  /** A search for `text` (one line, not empty) in the content: the offset of its next occurrence at or after `offset`. */
+  protected abstract searchFor(text: string): (offset: number) => number;
+
   startOf(index: number): number {
     return this.starts[index];
   }
 
   /** Offset just past the end of line `index`'s text (before its ending). */
-  private textEnd(index: number): number {
+  protected textEnd(index: number): number {
     let end = this.starts[index + 1];
     const start = this.starts[index];
-    if (end > start && this.text.charCodeAt(end - 1) === 10) {
+    if (end > start && this.unitAt(end - 1) === 10) {
       end--;
-      if (end > start && this.text.charCodeAt(end - 1) === 13) end--;
+      if (end > start && this.unitAt(end - 1) === 13) end--;
     }
     return end;
   }
 
-  /** The text of line `index`, without its ending. */
-  textAt(index: number): string {
-    return this.text.slice(this.starts[index], this.textEnd(index));
-  }
-
-  /** The ending of line `index`. */
   eolAt(index: number): LineEnding {
     const gap = this.starts[index + 1] - this.textEnd(index);
     return gap === 0 ? '' : gap === 1 ? '\n' : '\r\n';
@@ -120,11 +123,56 @@ export class DocumentLines implements TextLines {
     return { text: this.textAt(index), eol: this.eolAt(index) };
   }
 
-  /** Lines `[from, to)` as line objects. */
   slice(from = 0, to = this.length): TextLine[] {
     const lines: TextLine[] = [];
     for (let index = Math.max(0, from); index < Math.min(to, this.length); index++) lines.push(this.at(index)!);
     return lines;
+  }
+
+  lineAt(offset: number): number {
+    let low = 0;
+    let high = this.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.starts[middle] <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  /**
+   * The lines at or after `from` that are exactly `text`, in order, found by searching the content itself (no line
+   * strings are made but for the hits); the caller stops the iteration once it has what it wants.
+   */
+  *linesEqualTo(text: string, from: number): Generator<number> {
+    if (text.includes('\n') || from >= this.length) return;
+    if (text === '') {
+      for (let index = from; index < this.length; index++) if (this.textEnd(index) === this.starts[index]) yield index;
+      return;
+    }
+    const next = this.searchFor(text);
+    for (let hit = next(this.starts[from]); hit >= 0; hit = next(hit + 1)) {
+      if (hit > 0 && this.unitAt(hit - 1) !== 10) continue;
+      const line = this.lineAt(hit);
+      if (this.equals(line, text)) yield line;
+    }
+  }
+}
+
+/** The lines of a text as a table of offsets into it (UTF-16 code units). */
+export class DocumentLines extends OffsetLines {
+  readonly offsetsInBytes = false;
+
+  constructor(readonly text: string) {
+    super(text.length, (offset) => text.indexOf('\n', offset));
+  }
+
+  protected unitAt(offset: number): number {
+    return this.text.charCodeAt(offset);
+  }
+
+  textAt(index: number): string {
+    return this.text.slice(this.starts[index], this.textEnd(index));
   }
 
   /** True when line `index` is exactly `text`, compared in place. */
@@ -139,33 +187,51 @@ export class DocumentLines implements TextLines {
     return count;
   }
 
-  /** The line holding offset `offset`. */
-  lineAt(offset: number): number {
-    let low = 0;
-    let high = this.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.starts[middle] <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+  protected searchFor(text: string): (offset: number) => number {
+    return (offset) => this.text.indexOf(text, offset);
+  }
+}
+
+/**
+ * The lines of a valid UTF-8 file as a table of byte offsets into its bytes, so it is never decoded whole: a line's
+ * text is decoded only when asked for, and searches run on the bytes. Offsets count bytes of the content after the BOM.
+ */
+export class ByteLines extends OffsetLines {
+  readonly offsetsInBytes = true;
+  /** The content after the BOM. */
+  private readonly content: Buffer;
+
+  /** `bytes` must be valid UTF-8; `skip` bytes (a BOM) before the content are left out. */
+  constructor(bytes: Uint8Array, skip: number) {
+    const content = Buffer.from(bytes.buffer, bytes.byteOffset + skip, bytes.byteLength - skip);
+    super(content.length, (offset) => content.indexOf(10, offset));
+    this.content = content;
   }
 
-  /**
-   * The lines at or after `from` that are exactly `text`, in order, found by searching the text itself (no line
-   * strings are made); the caller stops the iteration once it has what it wants.
-   */
-  *linesEqualTo(text: string, from: number): Generator<number> {
-    if (text.includes('\n') || from >= this.length) return;
-    if (text === '') {
-      for (let index = from; index < this.length; index++) if (this.textEnd(index) === this.starts[index]) yield index;
-      return;
-    }
-    const whole = this.text;
-    for (let hit = whole.indexOf(text, this.starts[from]); hit >= 0; hit = whole.indexOf(text, hit + 1)) {
-      if (hit > 0 && whole.charCodeAt(hit - 1) !== 10) continue;
-      const line = this.lineAt(hit);
-      if (this.equals(line, text)) yield line;
-    }
+  protected unitAt(offset: number): number {
+    return this.content[offset]!;
+  }
+
+  textAt(index: number): string {
+    return this.content.toString('utf8', this.starts[index], this.textEnd(index));
+  }
+
+  equals(index: number, text: string): boolean {
+    const start = this.starts[index];
+    const end = this.textEnd(index);
+    // A line of n bytes holds between n / 3 and n UTF-16 code units.
+    if (text.length > end - start || text.length * 3 < end - start) return false;
+    return this.textAt(index) === text;
+  }
+
+  crlfCount(): number {
+    let count = 0;
+    for (let at = this.content.indexOf('\r\n'); at >= 0; at = this.content.indexOf('\r\n', at + 2)) count++;
+    return count;
+  }
+
+  protected searchFor(text: string): (offset: number) => number {
+    const needle = Buffer.from(text, 'utf8');
+    return (offset) => this.content.indexOf(needle, offset);
   }
 }

@@ -1,5 +1,4 @@
-import { ByteLines } from './byte-lines.js';
-import { DocumentLines, type TextLines } from './document-lines.js';
+import { ByteLines, DocumentLines, type TextLines } from './document-lines.js';
 
 /** A line ending as found in a file; `''` only for a last line without a final newline. */
 export type LineEnding = '' | '\n' | '\r\n';

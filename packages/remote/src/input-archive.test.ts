@@ -1,24 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { skipWhen } from '../../../test/skip-reason.js';
 import { inputArchive } from './input-archive.js';
+import { freshFolders } from '../../../test/helpers/fresh-folders.js';
 
 const hasBusybox = existsSync('/usr/bin/busybox') || existsSync('/bin/busybox');
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function freshFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'toolhost-input-archive-'));
-  folders.push(folder);
-  return folder;
-}
+const freshFolder = freshFolders('toolhost-input-archive-');
 
 /** 1000 random bytes that surely hold NUL and 0xFF bytes (and the other edge bytes a naive writer mangles). */
 function binaryBytes(): Buffer {

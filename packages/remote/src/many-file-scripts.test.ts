@@ -5,40 +5,23 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { skipWhen } from '../../../test/skip-reason.js';
+import { LINK_SCRIPT, REMOVE_SCRIPT, WRITE_SCRIPT } from './file-scripts.js';
 import { inputArchive } from './input-archive.js';
 import { linkMany, removeMany, writeMany, type WriteRequest } from './many-file-calls.js';
 import { WRITE_MANY_SCRIPT } from './many-file-scripts.js';
 import { newTrailerMarker, type ScriptOutcome, type ScriptRunner } from './script-runner.js';
 import { batchInputsUnsaved, splitBatchOutput } from './script-steps.js';
-
-// The one-file helpers of script-workspace.ts, copied as they are (it does not export them): the many-file scripts must
-// do, file for file, what these do. Keep them in step with script-workspace.ts.
-const WRITE_SCRIPT = [
-  't=$1; if [ -L "$t" ]; then t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}") && [ -n "$t" ] || exit 2; fi',
-  'd=${t%/*}; d=${d:-/}; [ -d "$d" ] || mkdir -p -- "$d" || exit 20',
-  '[ -d "$t" ] && exit 21',
-  'tmp="$d/$2"',
-  'cat > "$tmp" || { rm -f -- "$tmp"; exit 1; }',
-  'if [ -n "$3" ]; then chmod "$3" "$tmp"; elif [ -e "$t" ]; then chmod "$(stat -L -c %a -- "$t")" "$tmp"; fi',
-  '[ -z "$4" ] || sync "$tmp" 2>/dev/null || sync',
-  'mv -f -- "$tmp" "$t" || { rm -f -- "$tmp"; exit 1; }',
-  '[ -z "$4" ] || [ -n "$5" ] || sync "$d" 2>/dev/null || sync',
-].join('\n');
-const LINK_SCRIPT = '{ [ -e "$1" ] || [ -L "$1" ]; } || exit 2\n{ [ -e "$2" ] || [ -L "$2" ]; } && exit 17\nexec ln -- "$1" "$2"';
-const REMOVE_SCRIPT = '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! -L "$1" ] && exit 21\nexec rm -f -- "$1"';
+import { freshFolders } from '../../../test/helpers/fresh-folders.js';
 
 const hasBusybox = existsSync('/usr/bin/busybox') || existsSync('/bin/busybox');
 
@@ -54,16 +37,7 @@ const SHELLS: Shell[] = [
   { name: 'busybox sh', command: ['busybox', 'sh'], missing: hasBusybox ? undefined : 'busybox is not installed' },
 ];
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function freshFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'toolhost-many-files-'));
-  folders.push(folder);
-  return folder;
-}
+const freshFolder = freshFolders('toolhost-many-files-');
 
 interface RunOptions {
   /** The umask the helper starts with (else this process's). */

@@ -1,8 +1,6 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { newTrailerMarker } from './script-runner.js';
 import {
   batchInputs,
@@ -13,25 +11,19 @@ import {
   stepCommand,
   type ScriptStep,
 } from './script-steps.js';
+import { freshFolders } from '../../../test/helpers/fresh-folders.js';
 
 const LOST = 'the test process ended before this step';
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function freshFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'toolhost-script-steps-'));
-  folders.push(folder);
-  return folder;
-}
+const freshFolder = freshFolders('toolhost-script-steps-');
 
 type Mode = 'archive' | 'inline';
 
 interface Run {
   marker: string;
   result: SpawnSyncReturns<Buffer>;
+  /** The TMPDIR the program ran with. */
+  tmp: string;
 }
 
 /**
@@ -42,12 +34,13 @@ interface Run {
 function runBatch(mode: Mode, steps: readonly ScriptStep[], stderr = '', env: NodeJS.ProcessEnv = {}): Run {
   const marker = newTrailerMarker();
   const program = batchProgram(steps, marker, stderr, mode);
-  const options = { env: { ...process.env, TMPDIR: freshFolder(), ...env } };
+  const tmp = freshFolder();
+  const options = { env: { ...process.env, TMPDIR: tmp, ...env } };
   const result =
     mode === 'archive'
       ? spawnSync('/bin/sh', ['-c', program], { ...options, input: batchInputs(steps) })
       : spawnSync('/bin/sh', [], { ...options, input: program });
-  return { marker, result };
+  return { marker, result, tmp };
 }
 
 /** The outcomes of a batch, stdout as latin1 text so binary bytes compare exactly. */
@@ -240,7 +233,7 @@ describe('batchProgram with archive inputs', () => {
       { script: 'cat "$toolhost_batch_inputs/1"', args: [] },
       { script: 'cat', args: [], input: bytes('b') },
     ];
-    const { marker, result } = runBatch('archive', steps, '2>/dev/null');
+    const { marker, result, tmp } = runBatch('archive', steps, '2>/dev/null');
     const outcomes = splitBatchOutput(result.stdout, '', marker, 3, LOST);
     const [folder, ...listed] = outcomes[0]!.stdout.toString('utf8').split('\n');
     expect(listed).toEqual(['0', '1', '']);
@@ -250,7 +243,6 @@ describe('batchProgram with archive inputs', () => {
     ]);
     expect(folder).toMatch(/^\/.+/);
     expect(existsSync(folder!)).toBe(false);
-    const tmp = folders.at(-1)!;
     expect(folder!.startsWith(`${tmp}/`)).toBe(true);
     expect(readdirSync(tmp)).toEqual([]);
   });
@@ -260,11 +252,11 @@ describe('batchProgram with archive inputs', () => {
       { script: 'cat', args: [], input: bytes('a') },
       { script: 'echo "$toolhost_batch_inputs"; exit 9', args: [] },
     ];
-    const { marker, result } = runBatch('archive', steps, '2>/dev/null');
+    const { marker, result, tmp } = runBatch('archive', steps, '2>/dev/null');
     const outcomes = splitBatchOutput(result.stdout, '', marker, 2, LOST);
     expect(outcomes[1]!.exitCode).toBe(9);
     expect(existsSync(outcomes[1]!.stdout.toString('utf8').trim())).toBe(false);
-    expect(readdirSync(folders.at(-1)!)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('reads no archive when no step has an input', () => {

@@ -8,6 +8,7 @@ import {
   type WorkspaceStat,
 } from '@toolhost/core';
 import { REMOTE_RIPGREP_SCRIPT } from './remote-scripts.js';
+import { LINK_SCRIPT, REMOVE_SCRIPT, SYNC_FOLDERS_SCRIPT, WRITE_SCRIPT } from './file-scripts.js';
 import { linkMany, removeMany, writeMany, type WriteRequest } from './many-file-calls.js';
 import { gatherCalls, gatherPathQueries, pathQueryScript, queryPaths } from './path-queries.js';
 import { coalescingScriptRunner } from './script-coalescer.js';
@@ -51,39 +52,6 @@ export interface ScriptWorkspaceOptions {
   runProcess?: ScriptRunner;
 }
 
-/**
- * Writes stdin to `$1` atomically: a temp file `$2` in the target's folder, mode `$3` (else the target's), flushed
- * when `$4` is set (its folder too unless `$5` is set), then renamed over the target.
- */
-const WRITE_SCRIPT = [
-  // Write through symlinks to their target, never replacing the link with a regular file.
-  // Resolved from the link's folder: busybox resolves a dangling link's relative target against the working folder.
-  't=$1; if [ -L "$t" ]; then t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}") && [ -n "$t" ] || exit 2; fi',
-  // Parameter expansion and tests are built in: each process started costs milliseconds on a busy remote.
-  'd=${t%/*}; d=${d:-/}; [ -d "$d" ] || mkdir -p -- "$d" || exit 20',
-  '[ -d "$t" ] && exit 21',
-  'tmp="$d/$2"',
-  'cat > "$tmp" || { rm -f -- "$tmp"; exit 1; }',
-  'if [ -n "$3" ]; then chmod "$3" "$tmp"; elif [ -e "$t" ]; then chmod "$(stat -L -c %a -- "$t")" "$tmp"; fi',
-  // Durable: the data is flushed before the rename and the folder entry after it (every file when sync takes none).
-  '[ -z "$4" ] || sync "$tmp" 2>/dev/null || sync',
-  'mv -f -- "$tmp" "$t" || { rm -f -- "$tmp"; exit 1; }',
-  '[ -z "$4" ] || [ -n "$5" ] || sync "$d" 2>/dev/null || sync',
-].join('\n');
-
-/** Flushes the folder a write of each path lands in (its target's, for a symlink), each once. */
-const SYNC_FOLDERS_SCRIPT = [
-  'for p; do t=$p; [ -L "$t" ] && t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}"); d=${t%/*}; printf \'%s\\n\' "${d:-/}"; done |',
-  'sort -u | while IFS= read -r d; do',
-  '  [ -d "$d" ] || continue',
-  '  sync "$d" 2>/dev/null || { sync; exit 0; }',
-  'done',
-].join('\n');
-
-const LINK_SCRIPT = '{ [ -e "$1" ] || [ -L "$1" ]; } || exit 2\n{ [ -e "$2" ] || [ -L "$2" ]; } && exit 17\nexec ln -- "$1" "$2"';
-
-const REMOVE_SCRIPT = '[ -e "$1" ] || [ -L "$1" ] || exit 2\n[ -d "$1" ] && [ ! -L "$1" ] && exit 21\nexec rm -f -- "$1"';
-
 /** How many operations at once a batching script workspace asks its callers for: a patch's files in one batch. */
 const BATCHED_CONCURRENCY = 64;
 
@@ -95,7 +63,6 @@ function changeCalls(run: ScriptRunner, abs: (path: string) => string, runProces
   const writeOne = (request: WriteRequest) => run(WRITE_SCRIPT, request.args, request.data);
   const write =
     gathered && runProcess ? gatherCalls((requests: readonly WriteRequest[]) => writeMany(runProcess, requests), writeOne) : writeOne;
-  // ln makes the hard link with link(2), which links a symlink itself, never its target.
   const linkOne = ([existing, path]: readonly [string, string]) => run(LINK_SCRIPT, [abs(existing), abs(path)]);
   const link = gathered
     ? gatherCalls(
