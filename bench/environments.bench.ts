@@ -6,34 +6,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import Dockerode from 'dockerode';
 import { approximateTokenizer, type Environment } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createLocalEnvironment } from '@toolhost/exec';
 import { createSshEnvironment } from '@toolhost/ssh';
 import { createToolHost, type ToolHost } from 'toolhost';
+import { median, timed } from './timing.js';
 
 const EXEC_WARMUP = 3;
 const EXEC_ROUNDS = 20;
 const FILES = 50;
 const PATCH_ROUNDS = 6;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-async function timed(rounds: number, warmup: number, task: () => unknown): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await task();
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const started = performance.now();
-    await task();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
 
 function host(environment: Environment): ToolHost {
   return createToolHost({ environment, shellProfile: 'unix_like', tokenizer: approximateTokenizer, verification: { threshold: Infinity } });

@@ -1,9 +1,7 @@
-// What the large-file patch benches share: code-like files, one changed line each, the apply_patch text of that change,
-// and the timing helpers.
+// What the large-file patch benches share: code-like files, one changed line each, the apply_patch text of that change.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 
 /** A code-like file of about `bytes` bytes, every line distinct. */
 export function codeFile(seed: string, bytes: number): string {
@@ -42,22 +40,6 @@ export function git(cwd: string, ...args: string[]): string {
   const result = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
   return result.stdout;
-}
-
-export function median(samples: number[]): number {
-  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-}
-
-/** Each round's milliseconds, after `warmup` untimed runs. */
-export async function timed(rounds: number, warmup: number, task: () => unknown): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await task();
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const started = performance.now();
-    await task();
-    times.push(performance.now() - started);
-  }
-  return times;
 }
 
 export function writeAll(folder: string, files: Map<string, string>): void {

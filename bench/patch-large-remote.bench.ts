@@ -14,7 +14,8 @@ import { approximateTokenizer, type Environment } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createSshEnvironment } from '@toolhost/ssh';
 import { createToolHost, type ToolHost } from 'toolhost';
-import { applyPatchText, changed, codeFile, git, median, timed, writeAll } from './large-file-changes.js';
+import { applyPatchText, changed, codeFile, git, writeAll } from './large-file-changes.js';
+import { median, timed } from './timing.js';
 
 const WARMUP = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

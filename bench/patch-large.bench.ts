@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createNodeWorkspace } from '@toolhost/core/node';
 import { applyPatch, PathLocks } from '@toolhost/patch';
-import { applyPatchText, changed, codeFile, git, median, writeAll } from './large-file-changes.js';
+import { applyPatchText, changed, codeFile, git, writeAll } from './large-file-changes.js';
+import { median } from './timing.js';
 
 const WARMUP = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
