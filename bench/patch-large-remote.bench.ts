@@ -9,11 +9,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import Dockerode from 'dockerode';
 import { approximateTokenizer, type Environment } from '@toolhost/core';
-import { createDockerEnvironment } from '@toolhost/docker';
-import { createSshEnvironment } from '@toolhost/ssh';
 import { createToolHost, type ToolHost } from 'toolhost';
+import { startBenchContainer, withSshFolder } from './bench-engines.js';
 import { applyPatchText, changed, codeFile, git, writeAll } from './large-file-changes.js';
 import { median, timed } from './timing.js';
 
@@ -151,84 +149,31 @@ function callSummary(measured: Measured): string {
   return `${total} workspace calls (${each})`;
 }
 
-async function startContainer(docker: Dockerode, image: string): Promise<Dockerode.Container | string> {
-  try {
-    await docker.ping();
-    await docker.getImage(image).inspect();
-  } catch (error) {
-    return `Docker or image ${image} unavailable (${error instanceof Error ? error.message : String(error)})`;
-  }
-  const container = await docker.createContainer({
-    Image: image,
-    Cmd: ['/bin/sh', '-c', 'mkdir -p /work/ws/patch-large && exec sleep 100000'],
-    HostConfig: { NetworkMode: 'none' },
-  });
-  await container.start();
-  return container;
-}
-
 async function dockerRow(gitApply: number, files: Map<string, string>, expected: Map<string, string>): Promise<string> {
-  const image = process.env.TOOLHOST_TEST_DOCKER_IMAGE ?? 'toolhost-test:busybox';
-  const container = await startContainer(new Dockerode(), image);
-  if (typeof container === 'string') return `Docker SKIPPED: ${container}; run eval "$(bash test/environments/setup-ci.sh)"`;
+  const started = await startBenchContainer('/work/ws/patch-large');
+  if (typeof started === 'string') return `Docker SKIPPED: ${started}`;
   try {
-    let environment: Environment | undefined;
-    for (let attempt = 0; !environment; attempt++) {
-      environment = await createDockerEnvironment({ container: container.id, root: '/work/ws/patch-large' }).catch((error) => {
-        if (attempt > 50) throw error;
-        return undefined;
-      });
-    }
-    try {
-      const cli = median(
-        await timed(EXEC_ROUNDS, 3, () => {
-          const result = spawnSync('docker', ['exec', container.id, 'true']);
-          if (result.status !== 0) throw new Error(`docker exec failed: ${result.stderr.toString()}`);
-        }),
-      );
-      const measured = await measure(environment, files, expected);
-      report('Docker', gitApply, measured);
-      return `Docker: ${callSummary(measured)}; the docker exec CLI round trip is ${cli.toFixed(1)} ms`;
-    } finally {
-      await environment.close();
-    }
+    const cli = median(
+      await timed(EXEC_ROUNDS, 3, () => {
+        const result = spawnSync('docker', ['exec', started.container.id, 'true']);
+        if (result.status !== 0) throw new Error(`docker exec failed: ${result.stderr.toString()}`);
+      }),
+    );
+    const measured = await measure(started.environment, files, expected);
+    report('Docker', gitApply, measured);
+    return `Docker: ${callSummary(measured)}; the docker exec CLI round trip is ${cli.toFixed(1)} ms`;
   } finally {
-    await container.remove({ force: true }).catch(() => undefined);
+    await started.remove();
   }
 }
 
 async function sshRow(gitApply: number, files: Map<string, string>, expected: Map<string, string>): Promise<string> {
-  const {
-    TOOLHOST_TEST_SSH_HOST: host,
-    TOOLHOST_TEST_SSH_PORT: port,
-    TOOLHOST_TEST_SSH_USER: username,
-    TOOLHOST_TEST_SSH_KEY: key,
-    TOOLHOST_TEST_SSH_ROOT: root,
-    TOOLHOST_TEST_SSH_KNOWN_HOSTS: knownHosts,
-  } = process.env;
-  if (!host || !username || !key || !root || !knownHosts) {
-    return 'SSH SKIPPED: TOOLHOST_TEST_SSH_* not set; run eval "$(bash test/environments/setup-ci.sh)"';
-  }
-  const settings = { host, port: Number(port ?? 22), username, privateKey: readFileSync(key), knownHosts };
-  const folder = `bench-patch-large-${process.pid}`;
-  const base = await createSshEnvironment({ ...settings, root });
-  try {
-    await base.workspace.writeFile(`${folder}/.keep`, new Uint8Array());
-    const environment = await createSshEnvironment({ ...settings, root: `${root}/${folder}` });
-    try {
-      const measured = await measure(environment, files, expected);
-      report('SSH', gitApply, measured);
-      return `SSH: ${callSummary(measured)}`;
-    } finally {
-      await environment.close();
-    }
-  } finally {
-    const cleanup = await base.processes
-      .executor('pipe')
-      .spawn({ file: '/bin/sh', args: ['-c', `rm -rf ${folder}`], cwd: root, env: {}, rows: 24, cols: 80 });
-    await new Promise((resolve) => cleanup.onSettled(resolve));
-    await base.close();
-  }
+  const row = await withSshFolder('bench-patch-large', async (environment) => {
+    const measured = await measure(environment, files, expected);
+    report('SSH', gitApply, measured);
+    return `SSH: ${callSummary(measured)}`;
+  });
+  return row.startsWith('SSH: ') ? row : `SSH SKIPPED: ${row}`;
 }
 
 export default async function run(): Promise<void> {
