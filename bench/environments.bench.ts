@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { approximateTokenizer, type Environment } from '@toolhost/core';
 import { createLocalEnvironment } from '@toolhost/exec';
 import { createToolHost, type ToolHost } from 'toolhost';
-import { startBenchContainer, withSshFolder } from './bench-engines.js';
+import { startBenchEngine } from './bench-engines.js';
 import { median, timed } from './timing.js';
 
 const EXEC_WARMUP = 3;
@@ -60,7 +60,7 @@ async function patchRounds(tools: ToolHost): Promise<number[]> {
 }
 
 export default async function run(): Promise<void> {
-  const started = await startBenchContainer('/work/ws');
+  const started = await startBenchEngine('docker');
   if (typeof started === 'string') {
     console.log(`SKIPPED: ${started}`);
     return;
@@ -72,7 +72,7 @@ export default async function run(): Promise<void> {
     hosts.push(dockerHost);
 
     const cli = await timed(EXEC_ROUNDS, EXEC_WARMUP, () => {
-      const result = spawnSync('docker', ['exec', started.container.id, 'true']);
+      const result = spawnSync('docker', ['exec', started.prepared.docker!.container.id, 'true']);
       if (result.status !== 0) throw new Error(`docker exec failed: ${result.stderr.toString()}`);
     });
     const toolhost = await timed(EXEC_ROUNDS, EXEC_WARMUP, async () => {
@@ -91,18 +91,21 @@ export default async function run(): Promise<void> {
       `apply_patch over ${FILES} files: local median ${median(local).toFixed(1)} ms; Docker ${median(inDocker).toFixed(1)} ms (${(median(inDocker) / median(local)).toFixed(1)}x local)`,
     );
 
-    const skipped = await withSshFolder('bench', async (environment) => {
-      const sshTools = host(environment);
-      try {
-        const overSsh = await patchRounds(sshTools);
-        console.log(
-          `apply_patch over ${FILES} files: SSH ${median(overSsh).toFixed(1)} ms (${(median(overSsh) / median(local)).toFixed(1)}x local, same run)`,
-        );
-      } finally {
-        await sshTools.close();
-      }
-    });
-    if (typeof skipped === 'string') console.log(`SSH SKIPPED: ${skipped}`);
+    const ssh = await startBenchEngine('ssh');
+    if (typeof ssh === 'string') {
+      console.log(`SSH SKIPPED: ${ssh}`);
+      return;
+    }
+    const sshTools = host(ssh.environment);
+    try {
+      const overSsh = await patchRounds(sshTools);
+      console.log(
+        `apply_patch over ${FILES} files: SSH ${median(overSsh).toFixed(1)} ms (${(median(overSsh) / median(local)).toFixed(1)}x local, same run)`,
+      );
+    } finally {
+      await sshTools.close();
+      await ssh.remove();
+    }
   } finally {
     for (const tools of hosts) await tools.close();
     await started.remove();

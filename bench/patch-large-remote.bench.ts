@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { approximateTokenizer, type Environment } from '@toolhost/core';
 import { createToolHost, type ToolHost } from 'toolhost';
-import { startBenchContainer, withSshFolder } from './bench-engines.js';
+import { startBenchEngine } from './bench-engines.js';
 import { applyPatchText, changed, codeFile, git, writeAll } from './large-file-changes.js';
 import { median, timed } from './timing.js';
 
@@ -150,12 +150,13 @@ function callSummary(measured: Measured): string {
 }
 
 async function dockerRow(gitApply: number, files: Map<string, string>, expected: Map<string, string>): Promise<string> {
-  const started = await startBenchContainer('/work/ws/patch-large');
+  const started = await startBenchEngine('docker');
   if (typeof started === 'string') return `Docker SKIPPED: ${started}`;
   try {
+    const container = started.prepared.docker!.container.id;
     const cli = median(
       await timed(EXEC_ROUNDS, 3, () => {
-        const result = spawnSync('docker', ['exec', started.container.id, 'true']);
+        const result = spawnSync('docker', ['exec', container, 'true']);
         if (result.status !== 0) throw new Error(`docker exec failed: ${result.stderr.toString()}`);
       }),
     );
@@ -168,12 +169,15 @@ async function dockerRow(gitApply: number, files: Map<string, string>, expected:
 }
 
 async function sshRow(gitApply: number, files: Map<string, string>, expected: Map<string, string>): Promise<string> {
-  const row = await withSshFolder('bench-patch-large', async (environment) => {
-    const measured = await measure(environment, files, expected);
+  const started = await startBenchEngine('ssh');
+  if (typeof started === 'string') return `SSH SKIPPED: ${started}`;
+  try {
+    const measured = await measure(started.environment, files, expected);
     report('SSH', gitApply, measured);
     return `SSH: ${callSummary(measured)}`;
-  });
-  return row.startsWith('SSH: ') ? row : `SSH SKIPPED: ${row}`;
+  } finally {
+    await started.remove();
+  }
 }
 
 export default async function run(): Promise<void> {
