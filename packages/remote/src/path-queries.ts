@@ -1,10 +1,5 @@
+import { gatherCalls } from './gather-calls.js';
 import type { ScriptRunner } from './script-runner.js';
-
-interface Waiting<Q, T> {
-  request: Q;
-  resolve: (answer: T) => void;
-  reject: (error: unknown) => void;
-}
 
 /**
  * A helper asking one command about many paths in one process: a shell loop (built-ins only) keeps the paths for
@@ -38,35 +33,6 @@ export async function queryPaths<T>(
   if (flags.length !== paths.length || lines.length !== kept || (kept === 0 && lines.length > 0)) return undefined;
   let line = 0;
   return [...flags].map((flag) => (flag === '1' ? parse(lines[line++]!) : undefined));
-}
-
-/**
- * Gathers the calls made in the same turn of the event loop (a patch resolving, writing or removing its files together)
- * into one `many` call answering each in order; a call made alone, or every call when `many` resolves to undefined
- * (it could not serve them together), goes to `one`. A rejection of `many` rejects every call it held.
- */
-export function gatherCalls<Q, T>(
-  many: (requests: readonly Q[]) => Promise<T[] | undefined>,
-  one: (request: Q) => Promise<T>,
-): (request: Q) => Promise<T> {
-  let waiting: Array<Waiting<Q, T>> = [];
-  const flush = () => {
-    const batch = waiting;
-    waiting = [];
-    const each = () => {
-      for (const entry of batch) one(entry.request).then(entry.resolve, entry.reject);
-    };
-    if (batch.length === 1) return each();
-    many(batch.map((entry) => entry.request)).then(
-      (answers) => (answers ? batch.forEach((entry, index) => entry.resolve(answers[index]!)) : each()),
-      (error: unknown) => batch.forEach((entry) => entry.reject(error)),
-    );
-  };
-  return (request) =>
-    new Promise<T>((resolve, reject) => {
-      if (waiting.length === 0) setImmediate(flush);
-      waiting.push({ request, resolve, reject });
-    });
 }
 
 /**

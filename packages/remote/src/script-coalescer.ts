@@ -1,3 +1,4 @@
+import { gatherCalls } from './gather-calls.js';
 import type { ScriptOutcome, ScriptRunner } from './script-runner.js';
 import type { ScriptBatchRunner, ScriptStep } from './script-steps.js';
 
@@ -6,24 +7,18 @@ const MAX_BATCH_STEPS = 64;
 /** The most input bytes one batch carries (its program holds them in base64). */
 const MAX_BATCH_INPUT_BYTES = 16 * 1024 * 1024;
 
-interface Pending {
-  step: ScriptStep;
-  resolve: (outcome: ScriptOutcome) => void;
-  reject: (error: unknown) => void;
-}
-
 /** The most batches one turn's requests are spread over: two side by side use a second core without crowding one. */
 const MAX_BATCH_LANES = 2;
 /** The fewest steps a lane gets before another lane is opened. */
 const MIN_LANE_STEPS = 4;
 
 /** Cuts the requests into batches within the limits, in the order they came, each spread over a few lanes. */
-function batches(requests: readonly Pending[]): Pending[][] {
-  const groups: Pending[][] = [];
-  let group: Pending[] = [];
+function batches(requests: readonly ScriptStep[]): ScriptStep[][] {
+  const groups: ScriptStep[][] = [];
+  let group: ScriptStep[] = [];
   let bytes = 0;
   for (const request of requests) {
-    const size = request.step.input?.byteLength ?? 0;
+    const size = request.input?.byteLength ?? 0;
     if (group.length > 0 && (group.length >= MAX_BATCH_STEPS || bytes + size > MAX_BATCH_INPUT_BYTES)) {
       groups.push(group);
       group = [];
@@ -46,25 +41,15 @@ function batches(requests: readonly Pending[]): Pending[][] {
  * A script asked for alone runs as before.
  */
 export function coalescingScriptRunner(run: ScriptRunner, runBatch: ScriptBatchRunner): ScriptRunner {
-  let pending: Pending[] = [];
-  const flush = () => {
-    const requests = pending;
-    pending = [];
-    for (const group of batches(requests)) {
-      if (group.length === 1) {
-        const [only] = group as [Pending];
-        run(only.step.script, only.step.args, only.step.input).then(only.resolve, only.reject);
-        continue;
-      }
-      runBatch(group.map((request) => request.step)).then(
-        (outcomes) => group.forEach((request, index) => request.resolve(outcomes[index]!)),
-        (error: unknown) => group.forEach((request) => request.reject(error)),
-      );
-    }
-  };
-  return (script, args, input) =>
-    new Promise<ScriptOutcome>((resolve, reject) => {
-      if (pending.length === 0) setImmediate(flush);
-      pending.push({ step: { script, args, ...(input === undefined ? {} : { input }) }, resolve, reject });
-    });
+  const runOne = (step: ScriptStep) => run(step.script, step.args, step.input);
+  const gathered = gatherCalls<ScriptStep, ScriptOutcome>(
+    async (steps) =>
+      batches(steps).flatMap((group) => {
+        // Each batch settles its own steps: a batch that fails fails its steps alone.
+        const outcomes = group.length === 1 ? runOne(group[0]!).then((outcome) => [outcome]) : runBatch(group);
+        return group.map((_, index) => outcomes.then((all) => all[index]!));
+      }),
+    runOne,
+  );
+  return (script, args, input) => gathered({ script, args, ...(input === undefined ? {} : { input }) });
 }

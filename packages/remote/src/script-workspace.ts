@@ -10,7 +10,8 @@ import {
 import { REMOTE_RIPGREP_SCRIPT } from './remote-scripts.js';
 import { LINK_SCRIPT, REMOVE_SCRIPT, SYNC_FOLDERS_SCRIPT, WRITE_SCRIPT } from './file-scripts.js';
 import { linkMany, removeMany, writeMany, type WriteRequest } from './many-file-calls.js';
-import { gatherCalls, gatherPathQueries, pathQueryScript, queryPaths } from './path-queries.js';
+import { gatherCalls } from './gather-calls.js';
+import { gatherPathQueries, pathQueryScript, queryPaths } from './path-queries.js';
 import { coalescingScriptRunner } from './script-coalescer.js';
 import type { ScriptOutcome, ScriptRunner } from './script-runner.js';
 import type { ScriptBatchRunner } from './script-steps.js';
