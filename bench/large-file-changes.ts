@@ -1,6 +1,6 @@
 // What the large-file patch benches share: code-like files, one changed line each, the apply_patch text of that change.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A code-like file of about `bytes` bytes, every line distinct. */
@@ -42,6 +42,25 @@ export function git(cwd: string, ...args: string[]): string {
   return result.stdout;
 }
 
-export function writeAll(folder: string, files: Map<string, string>): void {
-  for (const [name, text] of files) writeFileSync(join(folder, name), text);
+export function writeAll(folder: string, files: Map<string, string | Uint8Array>): void {
+  for (const [name, content] of files) writeFileSync(join(folder, name), content);
+}
+
+/**
+ * Throws unless every file of `files` in `folder` holds exactly its bytes; reads into one reused buffer, so checking
+ * leaves no garbage behind for the next timed call to collect.
+ */
+export function checkAll(folder: string, files: Map<string, Uint8Array>, what: string, scratch: Buffer): void {
+  for (const [name, expected] of files) {
+    const descriptor = openSync(join(folder, name), 'r');
+    try {
+      const size = fstatSync(descriptor).size;
+      const read = size <= scratch.length ? readSync(descriptor, scratch, 0, size, 0) : -1;
+      if (read !== expected.length || Buffer.compare(scratch.subarray(0, read), expected) !== 0) {
+        throw new Error(`${what} produced an unexpected ${name}`);
+      }
+    } finally {
+      closeSync(descriptor);
+    }
+  }
 }

@@ -14,6 +14,14 @@ describe('a multi-file edit killed mid-commit', () => {
     expect(summary.completed + summary.rolledBack).toBeGreaterThan(0);
   });
 
+  it('is never left half applied without flushes (durability process): apply_patch, 6 kills', { timeout: 600_000 }, async () => {
+    const summary = await runCrashCommits({ kills: 6, surface: 'apply_patch', ahead: 3, durability: 'process' });
+    expect(summary.problems).toEqual([]);
+    expect(summary.mixed).toBe(0);
+    expect(summary.leftovers).toBe(0);
+    expect(summary.kills).toBe(6);
+  });
+
   it('is never left half applied: the native edit path (host.edit), 4 kills', { timeout: 600_000 }, async () => {
     const summary = await runCrashCommits({ kills: 4, surface: 'edit', ahead: 3 });
     expect(summary.problems).toEqual([]);

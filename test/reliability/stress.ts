@@ -275,8 +275,8 @@ function crashRow(area: string, summary: CrashSummary): Row {
 }
 
 /**
- * Processes killed with SIGKILL in the middle of a 24-file edit (apply_patch and the native edit path), and hosts on a
- * Docker container and an SSH host killed the same way.
+ * Processes killed with SIGKILL in the middle of a 24-file edit (apply_patch and the native edit path, and apply_patch
+ * on a workspace that flushes nothing), and hosts on a Docker container and an SSH host killed the same way.
  */
 async function crashArea(): Promise<void> {
   for (const surface of ['apply_patch', 'edit'] as const) {
@@ -284,6 +284,13 @@ async function crashArea(): Promise<void> {
     const summary = await runCrashCommits({ kills, surface, ahead: 3 });
     rows.push(crashRow(`SIGKILL mid-commit via ${surface}`, summary));
   }
+  const unflushed = await runCrashCommits({
+    kills: Math.max(10, Math.round(200 * scale)),
+    surface: 'apply_patch',
+    ahead: 3,
+    durability: 'process',
+  });
+  rows.push(crashRow('SIGKILL mid-commit, no flushes (durability process)', unflushed));
   for (const engine of ENGINES.filter((candidate) => candidate.name === 'docker' || candidate.name === 'ssh')) {
     const missing = await engine.unavailable();
     if (missing !== undefined) {

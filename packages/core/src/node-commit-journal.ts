@@ -43,26 +43,33 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
-async function writeDurably(directory: string, name: string, text: string): Promise<void> {
+async function writeJournalFile(directory: string, name: string, text: string, flush: boolean): Promise<void> {
   await fs.mkdir(directory, { recursive: true, mode: 0o700 });
   // The writer's pid in the name lets a later list() sweep a temp file its killed writer left.
   const temp = join(directory, `.${randomBytes(6).toString('hex')}.${process.pid}.tmp`);
   const handle = await fs.open(temp, 'wx', 0o600);
   try {
     await handle.writeFile(text);
-    await handle.sync();
+    if (flush) await handle.sync();
   } finally {
     await handle.close();
   }
   await fs.rename(temp, join(directory, name));
-  await syncFolder(directory);
+  if (flush) await syncFolder(directory);
+}
+
+/** Options of {@link createFolderJournalStore}. */
+export interface FolderJournalStoreOptions {
+  /** Flush each journal (file and folder) before `write` returns (default true); without, it outlives only a process. */
+  flush?: boolean;
 }
 
 /**
- * A journal store in a folder on this machine; writes are flushed (file and folder) before they return, and the folder
- * is removed with its last journal, so nothing is left after clean commits.
+ * A journal store in a folder on this machine; writes are flushed (file and folder) before they return unless told not
+ * to, and the folder is removed with its last journal, so nothing is left after clean commits.
  */
-export function createFolderJournalStore(directory: string): CommitJournalStore {
+export function createFolderJournalStore(directory: string, options: FolderJournalStoreOptions = {}): CommitJournalStore {
+  const flush = options.flush ?? true;
   return {
     location: directory,
     async list() {
@@ -88,11 +95,11 @@ export function createFolderJournalStore(directory: string): CommitJournalStore 
     read: (name) => fs.readFile(join(directory, name), 'utf8'),
     async write(name, text) {
       try {
-        await writeDurably(directory, name, text);
+        await writeJournalFile(directory, name, text, flush);
       } catch (error) {
         // Another commit removed the folder with its last journal between our mkdir and our write: make it again.
         if (!isMissing(error)) throw error;
-        await writeDurably(directory, name, text);
+        await writeJournalFile(directory, name, text, flush);
       }
     },
     async remove(name) {

@@ -15,6 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createNodeWorkspace } from '@toolhost/core/node';
 import type { Workspace } from '@toolhost/core';
@@ -243,5 +244,70 @@ describe('apply_patch on a real folder', () => {
     expect(read('z.txt')).toBe('z\n');
     // The folder the added file needed is removed again.
     expect(readdirSync(root).sort()).toEqual(['a.txt', 'gone.txt', 'z.txt']);
+  });
+});
+
+describe('apply_patch on a real folder, by durability', () => {
+  let base: string;
+  let flushes: string[];
+  let restore: () => void;
+
+  beforeEach(async () => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-patch-durability-')));
+    // Every flush goes through a FileHandle's sync or datasync: count them on the class all handles share.
+    const probe = await open(join(base, 'probe'), 'w');
+    const prototype = Object.getPrototypeOf(probe) as { sync: () => Promise<void>; datasync: () => Promise<void> };
+    await probe.close();
+    const { sync, datasync } = prototype;
+    flushes = [];
+    prototype.sync = function (this: unknown) {
+      flushes.push('sync');
+      return sync.call(this);
+    };
+    prototype.datasync = function (this: unknown) {
+      flushes.push('datasync');
+      return datasync.call(this);
+    };
+    restore = () => Object.assign(prototype, { sync, datasync });
+  });
+  afterEach(() => {
+    restore();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const twoFiles = (durability: 'disk' | 'process') => {
+    const root = join(base, durability);
+    mkdirSync(root);
+    writeFileSync(join(root, 'a.txt'), 'a1\n');
+    writeFileSync(join(root, 'b.txt'), 'b1\n');
+    const state = join(base, `state-${durability}`);
+    return { root, state, workspace: createNodeWorkspace(root, { stateDirectory: state, durability }) };
+  };
+  const edit = patch('*** Update File: a.txt', '@@', '-a1', '+a2', '*** Update File: b.txt', '@@', '-b1', '+b2');
+
+  it('flushes the journal, the new files and their folders by default (disk)', async () => {
+    const { root, state, workspace } = twoFiles('disk');
+    const result = await applyPatch(workspace, edit);
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a2\n');
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b2\n');
+    // Two journal writes (file and folder each), two new files, the backups' folder and the targets' folder.
+    expect(flushes.filter((kind) => kind === 'datasync')).toHaveLength(2);
+    expect(flushes.filter((kind) => kind === 'sync').length).toBeGreaterThanOrEqual(6);
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'b.txt']);
+    expect(readdirSync(join(state, 'commits'))).toEqual([]);
+  });
+
+  it('flushes nothing with durability process, and commits the same way (journal, backups, renames)', async () => {
+    const { root, state, workspace } = twoFiles('process');
+    const result = await applyPatch(workspace, edit);
+    expect(result.ok).toBe(true);
+    expect(result.output).toBe('Success. Updated the following files:\nM a.txt\nM b.txt\n');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a2\n');
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b2\n');
+    expect(flushes).toEqual([]);
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'b.txt']);
+    // The journal was written (its folder made in the state folder) and removed with its folder.
+    expect(readdirSync(join(state, 'commits'))).toEqual([]);
   });
 });

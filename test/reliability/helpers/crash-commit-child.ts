@@ -2,17 +2,17 @@
  * The process a crash test kills: once loaded it prints `loaded` and waits for a line on stdin, then opens a host on
  * the folder given and edits every `f*.txt` file in one call, again and again (version N to N+1 on one line of each),
  * until it is killed. `apply_patch` or `edit` (the native surface) chooses the way in. After its first edit it prints
- * `ready <milliseconds that edit took>`.
+ * `ready <milliseconds that edit took>`. The third argument is the workspace's durability (`disk` or `process`).
  */
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createToolHost, type FileOperation } from 'toolhost';
+import { createLocalEnvironment, createToolHost, type FileOperation } from 'toolhost';
 
-const [root, surface] = process.argv.slice(2) as [string, 'apply_patch' | 'edit'];
+const [root, surface, durability] = process.argv.slice(2) as [string, 'apply_patch' | 'edit', 'disk' | 'process'];
 process.stdout.write('loaded\n');
 await once(process.stdin, 'data');
-const host = createToolHost({ workspace: root, verification: { threshold: Infinity } });
+const host = createToolHost({ environment: createLocalEnvironment({ root, durability }), verification: { threshold: Infinity } });
 const files = readdirSync(root)
   .filter((name) => /^f\d+\.txt$/.test(name))
   .sort();

@@ -32,6 +32,8 @@ export interface CrashOptions {
   lines?: number;
   /** Children loading ahead of their turn (default 2). */
   ahead?: number;
+  /** What the children's workspace flushes (default `disk`, the default of a local workspace). */
+  durability?: 'disk' | 'process';
 }
 
 /** The text of one edited file at `version` (its version on one line of its middle). */
@@ -48,8 +50,8 @@ interface LoadedChild {
   output: () => string;
 }
 
-function loadChild(root: string, surface: string, stateHome: string): LoadedChild {
-  const child = spawn(process.execPath, ['--conditions=@toolhost/source', '--import', 'tsx', CHILD, root, surface], {
+function loadChild(root: string, surface: string, stateHome: string, durability: string): LoadedChild {
+  const child = spawn(process.execPath, ['--conditions=@toolhost/source', '--import', 'tsx', CHILD, root, surface, durability], {
     env: { ...process.env, XDG_STATE_HOME: stateHome },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -117,7 +119,8 @@ export async function runCrashCommits(options: CrashOptions): Promise<CrashSumma
     const ahead = options.ahead ?? 2;
     const queue: LoadedChild[] = [];
     for (let kill = 0; kill < options.kills; kill++) {
-      while (queue.length < Math.min(ahead, options.kills - kill)) queue.push(loadChild(root, options.surface, stateHome));
+      while (queue.length < Math.min(ahead, options.kills - kill))
+        queue.push(loadChild(root, options.surface, stateHome, options.durability ?? 'disk'));
       const next = queue.shift()!;
       const exited = new Promise<void>((resolve) => next.child.once('exit', () => resolve()));
       const editMs = await startEditing(next);
