@@ -1,7 +1,7 @@
 import { SerialQueue } from '@toolhost/core';
 import type { RemoteChannel } from './remote-transport.js';
 import { newTrailerMarker, type ScriptOutcome } from './script-runner.js';
-import { batchProgram, splitBatchOutput, stepCommand, type ScriptStep } from './script-steps.js';
+import { batchProgram, quoteWord, splitBatchOutput, stepCommand, type ScriptStep } from './script-steps.js';
 
 /** Longest a helper request may take. */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -10,6 +10,56 @@ interface Request {
   marker: string;
   resolve: (outcome: ScriptOutcome) => void;
   reject: (error: Error) => void;
+  /** Written once the shell says it waits for it (`<marker>ready`): the request's raw input. */
+  input?: Uint8Array;
+}
+
+/** Reads of this many bytes at most take one `dd` block; larger inputs are read a mebibyte a block. */
+const ONE_BLOCK_MAX = 16 * 2 ** 20;
+const BLOCK = 2 ** 20;
+
+/** Shell text copying exactly `size` bytes of the shell's input to stdout: `dd` with full blocks never reads ahead. */
+export function exactRead(size: number): string {
+  const read = (bytes: number, count: number) => `dd bs=${bytes} count=${count} iflag=fullblock`;
+  if (size === 0) return ':';
+  if (size <= ONE_BLOCK_MAX) return read(size, 1);
+  const rest = size % BLOCK;
+  return `{ ${read(BLOCK, Math.floor(size / BLOCK))}${rest === 0 ? '' : `; ${read(rest, 1)}`}; }`;
+}
+
+/**
+ * The shell text of a request whose input is handed over raw: one brace group, so the shell has read all of it before
+ * it runs any of it and nothing after it is in the pipe; it says `<marker>ready`, `dd` takes exactly the input's bytes
+ * from the shell's own input into a temporary file, the script reads that file, and its errors follow `<marker>err` on
+ * stdout. Without a temporary file the input is still taken (to /dev/null) and the script reads nothing.
+ */
+export function rawInputRequest(script: string, args: string[], size: number, marker: string): string {
+  return [
+    '{ f=$(mktemp 2>/dev/null) || f=',
+    `printf '%sready\\n' '${marker}'`,
+    `${exactRead(size)} 2>/dev/null >"\${f:-/dev/null}"`,
+    'e=${f:+$f.e}',
+    `(set -- ${args.map(quoteWord).join(' ')}`,
+    script,
+    ') <"${f:-/dev/null}" 2>"${e:-/dev/null}"',
+    's=$?',
+    `printf '%serr\\n' '${marker}'`,
+    '[ -z "$e" ] || { [ ! -s "$e" ] || cat -- "$e"; rm -f -- "$f" "$e"; }',
+    '(exit $s); }',
+    '',
+  ].join('\n');
+}
+
+/** Splits a raw-input request's output at its `<marker>err` line: stdout before it, the script's errors after it. */
+function splitErrors(outcome: ScriptOutcome, marker: string): ScriptOutcome {
+  const separator = Buffer.from(`${marker}err\n`, 'latin1');
+  const at = outcome.stdout.lastIndexOf(separator);
+  if (at < 0) return outcome;
+  return {
+    exitCode: outcome.exitCode,
+    stdout: outcome.stdout.subarray(0, at),
+    stderr: outcome.stdout.subarray(at + separator.length).toString('utf8'),
+  };
 }
 
 /**
@@ -40,6 +90,7 @@ class HelperShell {
     const request = this.current;
     if (!request) return;
     this.buffer.push(chunk);
+    if (request.input !== undefined && !this.takeReady(request)) return;
     this.tail = (this.tail + chunk.toString('latin1')).slice(-80);
     const found = new RegExp(`${request.marker}(\\d+)\\n$`).exec(this.tail);
     if (!found) return;
@@ -49,6 +100,36 @@ class HelperShell {
     this.buffer = [];
     this.tail = '';
     request.resolve({ exitCode: Number(found[1]), stdout: all.subarray(0, all.length - trailer), stderr: '' });
+  }
+
+  /** Once the shell printed `<marker>ready` (the first thing it prints), hands it the raw input; false until then. */
+  private takeReady(request: Request): boolean {
+    const ready = `${request.marker}ready\n`;
+    const head = Buffer.concat(this.buffer);
+    if (head.length < ready.length) {
+      this.buffer = [head];
+      return false;
+    }
+    const input = request.input!;
+    request.input = undefined;
+    this.buffer = [head.subarray(ready.length)];
+    // Anything else first means the shell is not running this request as sent; the timeout or close ends it.
+    if (head.toString('latin1', 0, ready.length) === ready) this.stream.write(input);
+    this.tail = head.subarray(ready.length).toString('latin1').slice(-80);
+    return true;
+  }
+
+  /**
+   * Runs a script whose input is handed over raw once the shell is ready for it (no encoding, no process started by
+   * the engine); the script's errors come back too. Needs `dd iflag=fullblock` (see {@link HelperShellPool.takesRawInput}).
+   */
+  async runRaw(script: string, args: string[], input: Uint8Array): Promise<ScriptOutcome> {
+    let sent = '';
+    const outcome = await this.send((marker) => {
+      sent = marker;
+      return rawInputRequest(script, args, input.length, marker);
+    }, input);
+    return splitErrors(outcome, sent);
   }
 
   run(script: string, args: string[], input?: Uint8Array): Promise<ScriptOutcome> {
@@ -63,11 +144,12 @@ class HelperShell {
   }
 
   /** Sends shell text (ending in a newline) and resolves with what it printed once the request's trailer is read. */
-  private send(text: string): Promise<ScriptOutcome> {
+  private send(request: string | ((marker: string) => string), input?: Uint8Array): Promise<ScriptOutcome> {
     const task = () =>
       new Promise<ScriptOutcome>((resolve, reject) => {
         if (this.dead) return reject(new Error(`the helper shell ended (${this.lostHint})`));
         const marker = newTrailerMarker();
+        const text = typeof request === 'string' ? request : request(marker);
         // A request that never completes (a stuck file system, a broken shell) fails, and this shell is replaced.
         const timer = setTimeout(() => {
           if (this.current?.marker !== marker) return;
@@ -85,6 +167,7 @@ class HelperShell {
             clearTimeout(timer);
             reject(error);
           },
+          ...(input === undefined ? {} : { input }),
         };
         this.stream.write(`${text}printf '%s%d\\n' '${marker}' $?\n`);
       });
@@ -103,6 +186,7 @@ export class HelperShellPool {
   private readonly shells: Array<Promise<HelperShell> | undefined>;
   private next = 0;
   private closed = false;
+  private rawInput?: Promise<boolean>;
 
   /** `start` opens a `/bin/sh` reading scripts from its input; `lostHint` says what may have ended one. */
   constructor(
@@ -140,6 +224,24 @@ export class HelperShellPool {
   /** Runs the steps in order as one request of one shell. */
   async runBatch(steps: readonly ScriptStep[]): Promise<ScriptOutcome[]> {
     return (await this.shell()).runBatch(steps);
+  }
+
+  /**
+   * True when the remote's `dd` reads no more than it is asked for from a pipe (checked once), so a shell can be handed
+   * raw input after its request: `dd` of 2 bytes then `cat` on one pipe must give back every byte (busybox's `head -c`
+   * reads ahead, so it is not used).
+   */
+  takesRawInput(): Promise<boolean> {
+    this.rawInput ??= this.run(`printf 'abcdef' | { ${exactRead(2)} 2>/dev/null; cat; }`, []).then(
+      (outcome) => outcome.exitCode === 0 && outcome.stdout.toString('latin1') === 'abcdef',
+      () => false,
+    );
+    return this.rawInput;
+  }
+
+  /** Runs a script on one shell with its input handed over raw, errors included; only where {@link takesRawInput}. */
+  async runRaw(script: string, args: string[], input: Uint8Array): Promise<ScriptOutcome> {
+    return (await this.shell()).runRaw(script, args, input);
   }
 
   /** Ends every shell. */

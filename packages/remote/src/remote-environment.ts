@@ -4,7 +4,7 @@ import { createRemoteExecutor } from './remote-process.js';
 import { createRemoteJournalStore, newHelperOwner } from './remote-journal-store.js';
 import { HELPER_VARIABLE, remoteFindScript, remoteKillScript } from './remote-scripts.js';
 import type { RemoteTransport } from './remote-transport.js';
-import { runRemoteBatch, runRemoteScript, runRemoteScriptReported, type ScriptRunner } from './script-runner.js';
+import { runArchiveBatch, runRemoteBatch, runRemoteScript, runRemoteScriptReported, type ScriptRunner } from './script-runner.js';
 import type { ScriptBatchRunner } from './script-steps.js';
 import { createScriptWorkspace } from './script-workspace.js';
 
@@ -113,17 +113,33 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
         )
       : undefined;
   const run: ScriptRunner = helpers ? (script, args, input) => helpers.run(script, args, input) : runOnce;
-  // A batch without input is one request of a helper shell; one that writes is a process of its own, its inputs raw
-  // on its input (a shell parses a here-document a byte at a time), tagged and acting as the helpers do.
+  // A batch without input is one request of a helper shell. One that writes needs its inputs raw (a shell parses a
+  // here-document a byte at a time): a helper shell takes them after its request where `head -c` reads exactly,
+  // else the batch is a process of its own, tagged and acting as the helpers do.
   const batchOptions = helpers
     ? { role: 'shell' as const, prelude: `export ${HELPER_VARIABLE}="$1"`, args: [owner], fallback: run }
     : { fallback: run };
-  const runBatch: ScriptBatchRunner = (steps) =>
-    helpers && steps.every((step) => step.input === undefined) ? helpers.runBatch(steps) : runRemoteBatch(transport, steps, batchOptions);
+  const raw = async () => (helpers !== undefined && (await helpers.takesRawInput()) ? helpers : undefined);
+  const runBatch: ScriptBatchRunner = async (steps) => {
+    if (helpers && steps.every((step) => step.input === undefined)) return helpers.runBatch(steps);
+    const shells = await raw();
+    if (!shells) return runRemoteBatch(transport, steps, batchOptions);
+    const lost = `the helper shell did not finish the request (${transport.lostHint})`;
+    return runArchiveBatch(
+      async (program, inputs) => {
+        return { outcome: await shells.runRaw(program, [], inputs), lost };
+      },
+      steps,
+      run,
+    );
+  };
   const runProcess: ScriptRunner = helpers
-    ? async (script, args, input) =>
-        (await runRemoteScriptReported(transport, `export ${HELPER_VARIABLE}="$1"; shift\n${script}`, [owner, ...args], input, 'shell'))
-          .outcome
+    ? async (script, args, input) => {
+        const shells = await raw();
+        if (shells) return shells.runRaw(script, args, input ?? new Uint8Array());
+        const prelude = `export ${HELPER_VARIABLE}="$1"; shift\n`;
+        return (await runRemoteScriptReported(transport, `${prelude}${script}`, [owner, ...args], input, 'shell')).outcome;
+      }
     : runOnce;
   const files = (root: string, realRoot: string) =>
     transport.workspace?.(root, realRoot, runOnce) ?? createScriptWorkspace(root, realRoot, run, { runBatch, runProcess });

@@ -121,13 +121,36 @@ export async function runRemoteBatch(
   steps: readonly ScriptStep[],
   options: RemoteBatchOptions,
 ): Promise<ScriptOutcome[]> {
+  return runArchiveBatch(
+    async (program, inputs) => {
+      const { outcome, reported } = await runRemoteScriptReported(
+        transport,
+        `${options.prelude ?? ''}\n${program}`,
+        options.args ?? [],
+        inputs,
+        options.role,
+      );
+      return { outcome, lost: reported ? `the helper ended before this step (${transport.lostHint})` : outcome.stderr };
+    },
+    steps,
+    options.fallback,
+  );
+}
+
+/**
+ * Runs steps as one program whose input is a tar of their inputs (see {@link batchProgram}), through `runProgram`,
+ * which also says what a step the program never reached is told; when the remote cannot unpack the inputs, each step
+ * runs on its own through `fallback`.
+ */
+export async function runArchiveBatch(
+  runProgram: (program: string, inputs: Uint8Array) => Promise<{ outcome: ScriptOutcome; lost: string }>,
+  steps: readonly ScriptStep[],
+  fallback: ScriptRunner,
+): Promise<ScriptOutcome[]> {
   const marker = newTrailerMarker();
-  const program = `${options.prelude ?? ''}\n${batchProgram(steps, marker, '', 'archive')}`;
-  const inputs = batchInputs(steps);
-  const { outcome, reported } = await runRemoteScriptReported(transport, program, options.args ?? [], inputs, options.role);
+  const { outcome, lost } = await runProgram(batchProgram(steps, marker, '', 'archive'), batchInputs(steps));
   if (batchInputsUnsaved(outcome.stdout, marker)) {
-    return Promise.all(steps.map((step) => options.fallback(step.script, step.args, step.input)));
+    return Promise.all(steps.map((step) => fallback(step.script, step.args, step.input)));
   }
-  const lost = reported ? `the helper ended before this step (${transport.lostHint})` : outcome.stderr;
   return splitBatchOutput(outcome.stdout, outcome.stderr, marker, steps.length, lost);
 }
