@@ -66,7 +66,7 @@ function changesOf(files: Iterable<FileRecord>): FileChange[] {
   return changes;
 }
 
-/** How many paths are resolved at once for locking. */
+/** How many paths are resolved at once for locking, unless the workspace asks for more or fewer. */
 const CONCURRENT_RESOLVES = 8;
 
 /** Every workspace-relative key the patch may touch (for locking before planning). */
@@ -76,7 +76,7 @@ export async function patchKeys(workspace: Workspace, patch: ParsedPatch): Promi
   );
   // Resolved a few at a time, listed in patch order.
   const found: string[][] = [];
-  await runBounded(paths.length, CONCURRENT_RESOLVES, async (index) => {
+  await runBounded(paths.length, workspace.concurrency ?? CONCURRENT_RESOLVES, async (index) => {
     const target = await resolveTarget(workspace, paths[index]!);
     found[index] = target.ok ? [target.key, target.path] : [];
   });

@@ -27,15 +27,21 @@ export function exactRead(size: number): string {
   return `{ ${read(BLOCK, Math.floor(size / BLOCK))}${rest === 0 ? '' : `; ${read(rest, 1)}`}; }`;
 }
 
+/** The shell variable naming a helper shell's input file, made on its first raw request and reused. */
+const INPUT_FILE = 'toolhost_input';
+
 /**
  * The shell text of a request whose input is handed over raw: one brace group, so the shell has read all of it before
  * it runs any of it and nothing after it is in the pipe; it says `<marker>ready`, `dd` takes exactly the input's bytes
- * from the shell's own input into a temporary file, the script reads that file, and its errors follow `<marker>err` on
- * stdout. Without a temporary file the input is still taken (to /dev/null) and the script reads nothing.
+ * from the shell's own input into the shell's input file (made once, emptied after each request, removed when the
+ * shell exits), the script reads that file, and its errors follow `<marker>err` on stdout. Without a temporary file
+ * the input is still taken (to /dev/null) and the script reads nothing.
  */
 export function rawInputRequest(script: string, args: string[], size: number, marker: string): string {
   return [
-    '{ f=$(mktemp 2>/dev/null) || f=',
+    `{ if [ -z "\${${INPUT_FILE}-}" ]; then ${INPUT_FILE}=$(mktemp 2>/dev/null) || ${INPUT_FILE}=`,
+    `  [ -z "$${INPUT_FILE}" ] || trap 'rm -f -- "$${INPUT_FILE}" "$${INPUT_FILE}.e"' EXIT; fi`,
+    `f=$${INPUT_FILE}`,
     `printf '%sready\\n' '${marker}'`,
     `${exactRead(size)} 2>/dev/null >"\${f:-/dev/null}"`,
     'e=${f:+$f.e}',
@@ -44,7 +50,7 @@ export function rawInputRequest(script: string, args: string[], size: number, ma
     ') <"${f:-/dev/null}" 2>"${e:-/dev/null}"',
     's=$?',
     `printf '%serr\\n' '${marker}'`,
-    '[ -z "$e" ] || { [ ! -s "$e" ] || cat -- "$e"; rm -f -- "$f" "$e"; }',
+    '[ -z "$e" ] || { [ ! -s "$e" ] || cat -- "$e"; : >"$f"; : >"$e"; }',
     '(exit $s); }',
     '',
   ].join('\n');
@@ -91,7 +97,8 @@ class HelperShell {
     if (!request) return;
     this.buffer.push(chunk);
     if (request.input !== undefined && !this.takeReady(request)) return;
-    this.tail = (this.tail + chunk.toString('latin1')).slice(-80);
+    // Only the last bytes can hold the trailer: a large answer is not turned into text.
+    this.tail = (this.tail + chunk.toString('latin1', Math.max(0, chunk.length - 80))).slice(-80);
     const found = new RegExp(`${request.marker}(\\d+)\\n$`).exec(this.tail);
     if (!found) return;
     const all = Buffer.concat(this.buffer);

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { skipWhen } from '../../../test/skip-reason.js';
-import { inputArchive } from './input-archive.js';
+import { inputArchive, namedArchive, ustarName } from './input-archive.js';
 import { freshFolders } from '../../../test/helpers/fresh-folders.js';
 
 const hasBusybox = existsSync('/usr/bin/busybox') || existsSync('/bin/busybox');
@@ -109,5 +109,50 @@ describe('inputArchive', () => {
     const { names, files: unpacked } = unpack(inputArchive(files), ['busybox', 'tar']);
     expect(names).toEqual(['0', '1', '2', '3']);
     expect(unpacked.map((file) => file.toString('hex'))).toEqual(files.map((file) => file.toString('hex')));
+  });
+});
+
+describe('namedArchive', () => {
+  const deep = `${'a-folder-name-of-some-length/'.repeat(5)}file-with-a-name-of-its-own.txt`;
+  const utf8 = 'dossier/été/fichier – ünïcode.txt';
+
+  for (const [name, tar] of [
+    ['the system tar', ['tar']],
+    ['busybox tar', ['busybox', 'tar']],
+  ] as const) {
+    it(
+      `unpacks with ${name} to the paths given: short, UTF-8, and past the name field (its folders in the prefix)`,
+      { skip: name.startsWith('busybox') && !hasBusybox },
+      () => {
+        const folder = freshFolder();
+        const files = [Buffer.from('short'), Buffer.from('unicode'), binaryBytes()];
+        const archive = namedArchive([
+          { path: 'top.txt', file: files[0]! },
+          { path: utf8, file: files[1]! },
+          { path: deep, file: files[2]! },
+        ]);
+        const [command, ...args] = tar as unknown as [string, ...string[]];
+        const result = spawnSync(command, [...args, '-xf', '-', '-C', folder], { input: archive });
+        expect(result.stderr.toString()).toBe('');
+        expect(result.status).toBe(0);
+        expect([readFileSync(join(folder, 'top.txt')), readFileSync(join(folder, utf8)), readFileSync(join(folder, deep))]).toEqual(files);
+      },
+    );
+  }
+
+  it('splits a long path at the first folder that leaves at most 100 bytes of name, or refuses it', () => {
+    expect(Buffer.byteLength(deep)).toBeGreaterThan(100);
+    const fields = ustarName(deep)!;
+    expect(fields.name.toString()).toBe(deep.slice(fields.prefix.length + 1));
+    expect(fields.name.length).toBeLessThanOrEqual(100);
+    expect(fields.prefix.length).toBeLessThanOrEqual(155);
+    expect(ustarName('x'.repeat(100))?.prefix.length).toBe(0);
+    // A last part over 100 bytes, a prefix over 155, a path ending in `/`, an empty path or a NUL fit nowhere.
+    expect(ustarName(`folder/${'y'.repeat(101)}`)).toBeUndefined();
+    expect(ustarName(`${'p'.repeat(156)}/name`)).toBeUndefined();
+    expect(ustarName(`${'z'.repeat(120)}/`)).toBeUndefined();
+    expect(ustarName('')).toBeUndefined();
+    expect(ustarName('a\0b')).toBeUndefined();
+    expect(namedArchive([{ path: `folder/${'y'.repeat(101)}`, file: Buffer.from('x') }])).toBeUndefined();
   });
 });

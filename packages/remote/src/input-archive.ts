@@ -9,16 +9,46 @@ function octal(value: number, length: number): string {
   return `${value.toString(8).padStart(length - 1, '0')}\0`;
 }
 
+/** Bytes of a ustar header's name field and of its prefix field. */
+const NAME_BYTES = 100;
+const PREFIX_BYTES = 155;
+
+/**
+ * A path as ustar's prefix and name fields (UTF-8): whole in the name when it fits, else split at a `/` so each part
+ * fits; undefined when no split fits (the path would need an extension header, which not every tar reads).
+ */
+export function ustarName(path: string): { prefix: Buffer; name: Buffer } | undefined {
+  const bytes = Buffer.from(path, 'utf8');
+  if (bytes.length === 0 || bytes.includes(0)) return undefined;
+  if (bytes.length <= NAME_BYTES) return { prefix: Buffer.alloc(0), name: bytes };
+  const cut = bytes.indexOf(0x2f, bytes.length - NAME_BYTES - 1);
+  if (cut < 1 || cut > PREFIX_BYTES || cut === bytes.length - 1) return undefined;
+  return { prefix: bytes.subarray(0, cut), name: bytes.subarray(cut + 1) };
+}
+
 /**
  * A ustar archive of regular files named `0`, `1`, … holding `files` in order: what `tar -xf -` unpacks on any remote
- * (busybox, GNU, bsdtar) in one process. Written here rather than with a tar library: these archives need no names,
- * owners or streaming, only the header layout.
+ * (busybox, GNU, bsdtar) in one process. Written here rather than with a tar library: these archives need no owners,
+ * times or streaming, only the header layout.
  */
 export function inputArchive(files: readonly Uint8Array[]): Buffer {
+  return archive(files.map((file, index) => ({ path: String(index), file })))!;
+}
+
+/** A ustar archive of regular files at the paths given, in order; undefined when a path does not fit (see {@link ustarName}). */
+export function namedArchive(entries: ReadonlyArray<{ path: string; file: Uint8Array }>): Buffer | undefined {
+  return archive(entries);
+}
+
+function archive(entries: ReadonlyArray<{ path: string; file: Uint8Array }>): Buffer | undefined {
+  const names = entries.map((entry) => ustarName(entry.path));
+  if (names.some((name) => name === undefined)) return undefined;
   const parts: Buffer[] = [];
-  files.forEach((file, index) => {
+  entries.forEach(({ file }, index) => {
     const header = Buffer.alloc(BLOCK);
-    field(header, 0, 100, String(index));
+    const { prefix, name } = names[index]!;
+    name.copy(header, 0);
+    prefix.copy(header, 345);
     field(header, 100, 8, octal(0o600, 8));
     field(header, 108, 8, octal(0, 8));
     field(header, 116, 8, octal(0, 8));

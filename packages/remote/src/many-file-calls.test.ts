@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputArchive } from './input-archive.js';
+import { namedArchive } from './input-archive.js';
 import { linkMany, removeMany, writeMany } from './many-file-calls.js';
 import { LINK_MANY_SCRIPT, REMOVE_MANY_SCRIPT, WRITE_MANY_SCRIPT } from './many-file-scripts.js';
 import type { ScriptOutcome, ScriptRunner } from './script-runner.js';
@@ -31,7 +31,7 @@ const plain = (outcomes: ScriptOutcome[] | undefined) =>
   outcomes?.map((outcome) => ({ exitCode: outcome.exitCode, stdout: outcome.stdout.toString('latin1'), stderr: outcome.stderr }));
 
 describe('writeMany', () => {
-  it('runs WRITE_MANY_SCRIPT once: a fresh marker, every request’s arguments in order, a tar of their bytes', async () => {
+  it('runs WRITE_MANY_SCRIPT once: a fresh marker, every request’s arguments in order, a tar of their temp files in place', async () => {
     const { run, calls } = fakeRunner((m) => ({ stdout: `${m}0:0\n${m}1:0\n` }));
     const data = [Buffer.from('first'), new Uint8Array(0), Buffer.from([0, 255, 10])];
     await writeMany(run, [
@@ -44,7 +44,31 @@ describe('writeMany', () => {
     expect(call!.script).toBe(WRITE_MANY_SCRIPT);
     expect(call!.args[0]).toMatch(/^:toolhost-[0-9a-f]{16}:$/);
     expect(call!.args.slice(1)).toEqual(['/a', '.t0', '', '', '', '/b c', '.t1', '600', '1', '', '/d', '.t2', '', '1', '1']);
-    expect(Buffer.from(call!.input!).equals(inputArchive(data))).toBe(true);
+    const archive = namedArchive([
+      { path: '.t0', file: data[0]! },
+      { path: '.t1', file: data[1]! },
+      { path: '.t2', file: data[2]! },
+    ]);
+    expect(Buffer.from(call!.input!).equals(archive!)).toBe(true);
+  });
+
+  it('declines targets it cannot unpack in place, running nothing: a relative one, or a temp path too long for a tar header', async () => {
+    const { run, calls } = fakeRunner((m) => ({ stdout: `${m}0:0\n${m}1:0\n` }));
+    const data = Buffer.from('x');
+    expect(
+      await writeMany(run, [
+        { args: ['relative', '.t0', '', '', ''], data },
+        { args: ['/b', '.t1', '', '', ''], data },
+      ]),
+    ).toBeUndefined();
+    const long = `/${'x'.repeat(160)}/${'y'.repeat(101)}`;
+    expect(
+      await writeMany(run, [
+        { args: [long, '.t0', '', '', ''], data },
+        { args: ['/b', '.t1', '', '', ''], data },
+      ]),
+    ).toBeUndefined();
+    expect(calls).toEqual([]);
   });
 
   it('gives each file its own exit code and messages, in order', async () => {

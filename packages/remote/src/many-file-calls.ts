@@ -1,5 +1,5 @@
-import { inputArchive } from './input-archive.js';
-import { LINK_MANY_SCRIPT, REMOVE_MANY_SCRIPT, WRITE_MANY_SCRIPT } from './many-file-scripts.js';
+import { namedArchive } from './input-archive.js';
+import { LINK_MANY_SCRIPT, READ_MANY_SCRIPT, REMOVE_MANY_SCRIPT, WRITE_MANY_SCRIPT, writeArchiveName } from './many-file-scripts.js';
 import { newTrailerMarker, type ScriptOutcome, type ScriptRunner } from './script-runner.js';
 import { batchInputsUnsaved, splitBatchOutput } from './script-steps.js';
 
@@ -16,15 +16,20 @@ function repeats(paths: readonly string[]): boolean {
 const LOST = 'the helper ended before this file (the remote may have stopped)';
 
 /**
- * Writes many files in one process started for them (`runProcess` hands it its input raw), an outcome each; undefined
- * when the remote could not unpack the bytes (no `tar` or no temporary folder), so each is written on its own.
+ * Writes many files with one helper fed a tar of their temp files, each already at its place (`runProcess` hands the
+ * helper its input raw), an outcome each; undefined when they cannot go together (a target named twice or not
+ * absolute, a path too long for a plain tar header) or the remote could not unpack them, so each is written on its own.
  */
 export async function writeMany(runProcess: ScriptRunner, requests: readonly WriteRequest[]): Promise<ScriptOutcome[] | undefined> {
   // A path written twice must see its first write (its mode); that order is kept by writing each on its own.
-  if (repeats(requests.map((request) => request.args[0]!))) return undefined;
+  const targets = requests.map((request) => request.args[0]!);
+  if (repeats(targets) || targets.some((target) => !target.startsWith('/'))) return undefined;
+  const archive = namedArchive(
+    requests.map((request) => ({ path: writeArchiveName(request.args[0]!, request.args[1]!), file: request.data })),
+  );
+  if (!archive) return undefined;
   const marker = newTrailerMarker();
-  const args = [marker, ...requests.flatMap((request) => request.args)];
-  const outcome = await runProcess(WRITE_MANY_SCRIPT, args, inputArchive(requests.map((request) => request.data)));
+  const outcome = await runProcess(WRITE_MANY_SCRIPT, [marker, ...requests.flatMap((request) => request.args)], archive);
   if (batchInputsUnsaved(outcome.stdout, marker)) return undefined;
   return splitBatchOutput(outcome.stdout, outcome.stderr, marker, requests.length, outcome.stderr || LOST);
 }
@@ -48,4 +53,42 @@ export async function linkMany(run: ScriptRunner, pairs: ReadonlyArray<readonly 
   const marker = newTrailerMarker();
   const outcome = await run(LINK_MANY_SCRIPT, [marker, ...pairs.flat()]);
   return splitBatchOutput(outcome.stdout, outcome.stderr, marker, pairs.length, outcome.stderr || LOST);
+}
+
+/** The `count` listing lines starting at `from` of a {@link READ_MANY_SCRIPT} answer and where they end. */
+function listing(stdout: Buffer, from: number, count: number): { lines: string[]; end: number } | undefined {
+  const lines: string[] = [];
+  let at = from;
+  for (let index = 0; index < count; index++) {
+    const end = stdout.indexOf(0x0a, at);
+    if (end < 0) return undefined;
+    const line = stdout.toString('latin1', at, end);
+    if (!/^\d+ \d+ \d+ \d+$/.test(line)) return undefined;
+    lines.push(line);
+    at = end + 1;
+  }
+  return { lines, end: at };
+}
+
+/**
+ * Reads many files with one helper (one `cat` for all), each file's bytes a view of the one answer; undefined when
+ * they cannot be read together or a file changed size, inode or times while they were read, so each is read on its own.
+ */
+export async function readMany(run: ScriptRunner, paths: readonly string[]): Promise<Uint8Array[] | undefined> {
+  const outcome = await run(READ_MANY_SCRIPT, [...paths]);
+  if (outcome.exitCode !== 0) return undefined;
+  const stdout = outcome.stdout;
+  const before = listing(stdout, 0, paths.length);
+  if (!before) return undefined;
+  const sizes = before.lines.map((line) => Number(line.split(' ')[0]));
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  const after = listing(stdout, before.end + total, paths.length);
+  if (!after || after.end !== stdout.length || after.lines.some((line, index) => line !== before.lines[index])) return undefined;
+  const files: Uint8Array[] = [];
+  let at = before.end;
+  for (const size of sizes) {
+    files.push(stdout.subarray(at, at + size));
+    at += size;
+  }
+  return files;
 }

@@ -6,31 +6,56 @@
  */
 
 /**
- * Writes many files atomically. Arguments: the marker, then five per file: target, temp name, mode (empty: keep the
- * target's), durable (non-empty: flush the data before the rename and the folder after it) and deferred folder flush
- * (non-empty: the caller flushes the folder). Input: a tar of the files' bytes named 0, 1, …; when it cannot be
- * unpacked, prints `<marker>inputs` and writes nothing. The temp files are written first, their modes set (one chmod
- * per mode that differs from a new file's), flushed together, then renamed one by one.
+ * Writes many files atomically. Arguments: the marker, then five per file: target (absolute), temp name, mode (empty:
+ * keep the target's), durable (non-empty: flush the data before the rename and the folder after it) and deferred
+ * folder flush (non-empty: the caller flushes the folder). Input: a tar holding each file's bytes under its temp path
+ * beside its target as given (`<target's folder>/<temp name>`, without the leading `/`; see {@link writeArchiveName}),
+ * so one `tar` writes every temp file in place; a temp file unpacked beside a symlink is then copied beside the link's
+ * target. When `tar` is missing or fails, prints `<marker>inputs`, removes what it unpacked and renames nothing. The
+ * temp files get their modes (one chmod per mode), are flushed together, then renamed one by one.
  */
 export const WRITE_MANY_SCRIPT = [
   'm=$1; shift',
-  'in=$(mktemp -d 2>/dev/null) && tar -xf - -C "$in" 2>/dev/null || { [ -z "$in" ] || rm -rf -- "$in"; printf \'%sinputs\\n\' "$m"; exit 0; }',
+  'command -v tar >/dev/null 2>&1 || { printf \'%sinputs\\n\' "$m"; exit 0; }',
   'n=0',
   'while [ $# -ge 5 ]; do',
-  '  e="$in/e$n"; t=$1; s=0; p=',
+  '  t=$1; x="${t%/*}/$2"; s=0; p=; e=',
   // Write through symlinks to their target, never replacing the link with a regular file.
   // Resolved from the link's folder: busybox resolves a dangling link's relative target against the working folder.
-  '  if [ -L "$t" ]; then t=$(cd -- "${t%/*}/" && readlink -f -- "${t##*/}" 2>>"$e") && [ -n "$t" ] || s=2; fi',
+  '  if [ -L "$t" ]; then',
+  '    if r=$( { cd -- "${t%/*}/" && readlink -f -- "${t##*/}"; } 2>/dev/null) && [ -n "$r" ]; then t=$r',
+  '    else s=2; e=$( { cd -- "${t%/*}/" && readlink -f -- "${t##*/}" >/dev/null; } 2>&1); fi',
+  '  fi',
   '  d=${t%/*}; d=${d:-/}',
   '  if [ "$s" != 0 ]; then :',
-  '  elif ! { [ -d "$d" ] || mkdir -p -- "$d" 2>>"$e"; }; then s=20',
+  '  elif [ ! -d "$d" ] && ! e=$(mkdir -p -- "$d" 2>&1); then s=20',
   '  elif [ -d "$t" ]; then s=21',
-  '  else p="$d/$2"; cat -- "$in/$n" 2>>"$e" >"$p" || { rm -f -- "$p"; s=1; p=; }',
+  '  elif [ "$t" = "$1" ]; then p=$x',
+  '  else p="$d/$2"',
   '  fi',
-  '  eval "t$n=\\$t; d$n=\\$d; p$n=\\$p; s$n=\\$s; c$n=\\$3; u$n=\\$4; f$n=\\$5"',
+  '  eval "t$n=\\$t; d$n=\\$d; p$n=\\$p; x$n=\\$x; s$n=\\$s; e$n=\\$e; c$n=\\$3; u$n=\\$4; f$n=\\$5"',
   '  n=$((n + 1)); shift 5',
   'done',
-  // The modes of the targets kept (one stat for all), then one chmod per mode a new file does not already have.
+  // One tar unpacks the temp files of the files still to write, and only those.
+  'set --; i=0',
+  'while [ $i -lt $n ]; do eval "[ \\$s$i != 0 ] || set -- \\"\\$@\\" \\"\\${x$i#/}\\""; i=$((i + 1)); done',
+  'if [ $# -gt 0 ] && ! tar -xmof - -C / "$@" 2>/dev/null; then',
+  '  i=0; set --',
+  '  while [ $i -lt $n ]; do eval "[ \\$s$i != 0 ] || set -- \\"\\$@\\" \\"\\$x$i\\""; i=$((i + 1)); done',
+  '  rm -f -- "$@"',
+  '  printf \'%sinputs\\n\' "$m"; exit 0',
+  'fi',
+  // A temp file unpacked beside a symlink moves beside the link's target, where the rename is.
+  'i=0',
+  'while [ $i -lt $n ]; do',
+  '  eval "s=\\$s$i; p=\\$p$i; x=\\$x$i"',
+  '  if [ "$s" = 0 ] && [ "$p" != "$x" ]; then',
+  '    e=$( { cat -- "$x" >"$p"; } 2>&1) || { rm -f -- "$p"; eval "s$i=1; e$i=\\$e"; }',
+  '    rm -f -- "$x"',
+  '  fi',
+  '  i=$((i + 1))',
+  'done',
+  // The modes of the targets kept (one stat for all), a new file's otherwise, then one chmod per mode.
   'set --; i=0',
   'while [ $i -lt $n ]; do eval "[ \\$s$i = 0 ] && [ -z \\"\\$c$i\\" ] && [ -e \\"\\$t$i\\" ] && k$i=1 && set -- \\"\\$@\\" \\"\\$t$i\\""; i=$((i + 1)); done',
   'if [ $# -gt 0 ]; then',
@@ -44,10 +69,12 @@ export const WRITE_MANY_SCRIPT = [
   '  done',
   'fi',
   'k=$(umask); fresh=$(printf %o $((0666 & ~0$k)))',
-  'seen=" $fresh "; i=0',
+  'i=0',
+  'while [ $i -lt $n ]; do eval "[ -n \\"\\$c$i\\" ] || c$i=\\$fresh"; i=$((i + 1)); done',
+  'seen=" "; i=0',
   'while [ $i -lt $n ]; do',
   '  eval "s=\\$s$i; c=\\$c$i"',
-  '  if [ "$s" = 0 ] && [ -n "$c" ]; then case $seen in *" $c "*) ;; *)',
+  '  if [ "$s" = 0 ]; then case $seen in *" $c "*) ;; *)',
   '    seen="$seen$c "; set --; j=$i',
   '    while [ $j -lt $n ]; do eval "[ \\$s$j = 0 ] && [ \\"\\$c$j\\" = \\"\\$c\\" ] && set -- \\"\\$@\\" \\"\\$p$j\\""; j=$((j + 1)); done',
   '    chmod "$c" "$@" 2>/dev/null || for q; do chmod "$c" "$q" 2>/dev/null || { rm -f -- "$q"; j=0; while [ $j -lt $n ]; do eval "[ \\"\\$p$j\\" = \\"\\$q\\" ] && s$j=1"; j=$((j + 1)); done; }; done',
@@ -60,19 +87,27 @@ export const WRITE_MANY_SCRIPT = [
   '[ $# -eq 0 ] || sync "$@" 2>/dev/null || sync',
   'i=0',
   'while [ $i -lt $n ]; do',
-  '  eval "s=\\$s$i; p=\\$p$i; t=\\$t$i; d=\\$d$i; u=\\$u$i; f=\\$f$i"',
+  '  eval "s=\\$s$i; p=\\$p$i; t=\\$t$i; d=\\$d$i; u=\\$u$i; f=\\$f$i; e=\\$e$i"',
   '  if [ "$s" = 0 ]; then',
-  '    mv -f -- "$p" "$t" 2>>"$in/e$i" || { rm -f -- "$p"; s=1; }',
+  // A failed rename's message goes straight to stderr, before this file's marker.
+  '    mv -f -- "$p" "$t" || { rm -f -- "$p"; s=1; }',
   '    [ "$s" != 0 ] || [ -z "$u" ] || [ -n "$f" ] || sync "$d" 2>/dev/null || sync',
   '  elif [ -n "$p" ]; then rm -f -- "$p"',
   '  fi',
   '  printf \'%s%d:%d\\n\' "$m" $i $s',
-  '  [ "$s" = 0 ] || [ ! -s "$in/e$i" ] || cat -- "$in/e$i" >&2',
+  '  [ "$s" = 0 ] || [ -z "$e" ] || printf \'%s\\n\' "$e" >&2',
   '  printf \'\\n%s%d\\n\' "$m" $i >&2',
   '  i=$((i + 1))',
   'done',
-  'rm -rf -- "$in"',
 ].join('\n');
+
+/**
+ * The name a file written by {@link WRITE_MANY_SCRIPT} has in its input tar: its temp path beside `target` (absolute),
+ * without the leading `/`.
+ */
+export function writeArchiveName(target: string, temp: string): string {
+  return `${target.slice(0, target.lastIndexOf('/'))}/${temp}`.replace(/^\//, '');
+}
 
 /**
  * Removes many files or symlinks with one rm. Arguments: the marker, then the paths. A path missing gets 2, a folder
@@ -115,4 +150,17 @@ export const LINK_MANY_SCRIPT = [
   '  printf \'\\n%s%d\\n\' "$m" $i >&2',
   '  i=$((i + 1)); shift 2',
   'done',
+].join('\n');
+
+/**
+ * Reads many regular files with one `cat`. Arguments: the paths. Prints a line for each file (`stat` of size, inode,
+ * change and modification times), then every file's bytes one after the other, then the same lines again; the caller
+ * cuts the bytes at the sizes and trusts them only when both listings agree. Exits non-zero when a path is no regular
+ * file or cannot be read, so each is then read on its own (for its own error).
+ */
+export const READ_MANY_SCRIPT = [
+  'for p; do [ -f "$p" ] || exit 1; done',
+  'stat -L -c \'%s %i %Z %Y\' -- "$@" || exit 1',
+  'cat -- "$@" || exit 1',
+  'exec stat -L -c \'%s %i %Z %Y\' -- "$@"',
 ].join('\n');

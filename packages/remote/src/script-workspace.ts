@@ -9,7 +9,7 @@ import {
 } from '@toolhost/core';
 import { REMOTE_RIPGREP_SCRIPT } from './remote-scripts.js';
 import { LINK_SCRIPT, REMOVE_SCRIPT, SYNC_FOLDERS_SCRIPT, WRITE_SCRIPT } from './file-scripts.js';
-import { linkMany, removeMany, writeMany, type WriteRequest } from './many-file-calls.js';
+import { linkMany, readMany, removeMany, writeMany, type WriteRequest } from './many-file-calls.js';
 import { gatherCalls } from './gather-calls.js';
 import { gatherPathQueries, pathQueryScript, queryPaths } from './path-queries.js';
 import { coalescingScriptRunner } from './script-coalescer.js';
@@ -62,8 +62,13 @@ const BATCHED_CONCURRENCY = 64;
  */
 function changeCalls(run: ScriptRunner, abs: (path: string) => string, runProcess: ScriptRunner | undefined, gathered: boolean) {
   const writeOne = (request: WriteRequest) => run(WRITE_SCRIPT, request.args, request.data);
+  // A write made alone takes the many-file helper too: its temp file is unpacked in place, fewer commands than one.
+  const writeAlone = (process: ScriptRunner) => async (request: WriteRequest) =>
+    (await writeMany(process, [request]))?.[0] ?? writeOne(request);
   const write =
-    gathered && runProcess ? gatherCalls((requests: readonly WriteRequest[]) => writeMany(runProcess, requests), writeOne) : writeOne;
+    gathered && runProcess
+      ? gatherCalls((requests: readonly WriteRequest[]) => writeMany(runProcess, requests), writeAlone(runProcess))
+      : writeOne;
   const linkOne = ([existing, path]: readonly [string, string]) => run(LINK_SCRIPT, [abs(existing), abs(path)]);
   const link = gathered
     ? gatherCalls(
@@ -115,6 +120,8 @@ export function createScriptWorkspace(
     if (outcome.exitCode !== 0) return undefined;
     return relative(outcome.stdout.toString('utf8').replace(/\n$/, ''));
   };
+  const readOne = async (path: string): Promise<Uint8Array> =>
+    (await expect('read', path, '[ -e "$1" ] || exit 2\n[ -d "$1" ] && exit 21\nexec cat -- "$1"', [abs(path)])).stdout;
   const lstatOne = (path: string) => statWith('', path);
   const statOne = (path: string) => statWith('-L', path);
   // Batching: the paths asked about together go to one process (stat and realpath take many paths).
@@ -131,10 +138,7 @@ export function createScriptWorkspace(
     lstat: gathered ? gatherPathQueries(many('[ -e "$p" ] || [ -L "$p" ]', `stat -c '${STAT_FORMAT}' --`, parseStat), lstatOne) : lstatOne,
     stat: gathered ? gatherPathQueries(many('[ -e "$p" ]', `stat -L -c '${STAT_FORMAT}' --`, parseStat), statOne) : statOne,
     realpath: gathered ? gatherPathQueries(many('[ -e "$p" ]', 'realpath', relative), realpathOne) : realpathOne,
-    async readFile(path) {
-      const outcome = await expect('read', path, '[ -e "$1" ] || exit 2\n[ -d "$1" ] && exit 21\nexec cat -- "$1"', [abs(path)]);
-      return outcome.stdout;
-    },
+    readFile: gathered ? gatherPathQueries((paths) => readMany(run, paths.map(abs)), readOne) : readOne,
     async writeFile(path, data, options) {
       const temp = options?.tempName ?? `.${Math.random().toString(16).slice(2, 14)}.toolhost.tmp`;
       const mode = options?.mode === undefined ? '' : (options.mode & 0o7777).toString(8);
