@@ -20,7 +20,7 @@ import { namedArchive } from './input-archive.js';
 import { linkMany, removeMany, writeMany, type WriteRequest } from './many-file-calls.js';
 import { WRITE_MANY_SCRIPT, writeArchiveName } from './many-file-scripts.js';
 import { newTrailerMarker, type ScriptOutcome, type ScriptRunner } from './script-runner.js';
-import { batchInputsUnsaved, splitBatchOutput } from './script-steps.js';
+import { batchInputsUnsaved } from './script-steps.js';
 import { freshFolders } from '../../../test/helpers/fresh-folders.js';
 
 const hasBusybox = existsSync('/usr/bin/busybox') || existsSync('/bin/busybox');
