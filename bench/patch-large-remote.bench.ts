@@ -1,6 +1,8 @@
 // apply_patch on large files in a Docker container and on an SSH host: the 24 files of 256 KiB with one line changed
 // in each (one patch) of patch-large, against a local `git apply` of the same change as a unified diff plus one round
 // trip to that environment (toolhost `exec_command true` there), all measured in the same run; the goal is a ratio <= 2.
+// Each environment is measured as made by default (edits flushed on the remote) and with `durability: 'process'`
+// (no flush, as git apply).
 // Also counts the workspace calls one apply_patch makes and the time spent in each kind (summed, so concurrent calls
 // add up), as each is at least one round trip on a remote.
 // Needs the engines of test/environments (eval "$(bash test/environments/setup-ci.sh)"). Run: npm run bench -- patch-large-remote
@@ -137,7 +139,7 @@ async function measure(environment: Environment, files: Map<string, string>, exp
 function report(name: string, gitApply: number, measured: Measured): void {
   const baseline = gitApply + measured.roundTrip;
   console.log(
-    `| ${name.padEnd(6)} | ${gitApply.toFixed(1).padStart(9)} | ${measured.roundTrip.toFixed(1).padStart(13)} | ${measured.ours.toFixed(1).padStart(9)} | ${(measured.ours / baseline).toFixed(2).padStart(5)} |`,
+    `| ${name.padEnd(16)} | ${gitApply.toFixed(1).padStart(9)} | ${measured.roundTrip.toFixed(1).padStart(13)} | ${measured.ours.toFixed(1).padStart(9)} | ${(measured.ours / baseline).toFixed(2).padStart(5)} |`,
   );
 }
 
@@ -162,6 +164,8 @@ async function dockerRow(gitApply: number, files: Map<string, string>, expected:
     );
     const measured = await measure(started.environment, files, expected);
     report('Docker', gitApply, measured);
+    const unflushed = await measure(await started.prepared.environment('process'), files, expected);
+    report('Docker, no flush', gitApply, unflushed);
     return `Docker: ${callSummary(measured)}; the docker exec CLI round trip is ${cli.toFixed(1)} ms`;
   } finally {
     await started.remove();
@@ -174,6 +178,8 @@ async function sshRow(gitApply: number, files: Map<string, string>, expected: Ma
   try {
     const measured = await measure(started.environment, files, expected);
     report('SSH', gitApply, measured);
+    const unflushed = await measure(await started.prepared.environment('process'), files, expected);
+    report('SSH, no flush', gitApply, unflushed);
     return `SSH: ${callSummary(measured)}`;
   } finally {
     await started.remove();
@@ -189,8 +195,8 @@ export default async function run(): Promise<void> {
     const gitApply = gitApplyMedian(base, files, expected);
     console.log(`24 x 256 KiB, 1 line each; median of ${ROUNDS} rounds after ${WARMUP} warm-up (round trip: ${EXEC_ROUNDS} rounds)`);
     console.log('ratio = ours / (local git apply + one round trip); goal <= 2');
-    console.log('| where  | git ms    | round trip ms | ours ms   | ratio |');
-    console.log('|--------|-----------|---------------|-----------|-------|');
+    console.log('| where            | git ms    | round trip ms | ours ms   | ratio |');
+    console.log('|------------------|-----------|---------------|-----------|-------|');
     const notes = [await dockerRow(gitApply, files, expected), await sshRow(gitApply, files, expected)];
     for (const note of notes) console.log(note);
   } finally {

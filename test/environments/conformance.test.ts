@@ -124,6 +124,29 @@ for (const { engine, reason } of availability) {
       expect(listing.output).toBe('one\nthree\nc.txt\n');
     });
 
+    test('with durability process, a multi-file edit commits as by default and leaves nothing of its journal', async () => {
+      const unflushed = createToolHost({
+        environment: await prepared.environment('process'),
+        shellProfile: 'unix_like',
+        tokenizer: approximateTokenizer,
+      });
+      try {
+        const added = await unflushed.call('apply_patch', {
+          input: patch('*** Add File: unflushed/a.txt\n+a1\n*** Add File: unflushed/b.txt\n+b1'),
+        });
+        expect(added.ok).toBe(true);
+        const updated = await unflushed.call('apply_patch', {
+          input: patch('*** Update File: unflushed/a.txt\n@@\n-a1\n+a2\n*** Update File: unflushed/b.txt\n@@\n-b1\n+b2'),
+        });
+        expect(updated.ok).toBe(true);
+        expect(updated.output).toBe('Success. Updated the following files:\nM unflushed/a.txt\nM unflushed/b.txt\n');
+        const listing = await prepared.probe('cat unflushed/a.txt unflushed/b.txt; ls -a unflushed');
+        expect(listing.output).toBe('a2\nb2\n.\n..\na.txt\nb.txt\n');
+      } finally {
+        await unflushed.close();
+      }
+    });
+
     test('a failed patch writes nothing', async () => {
       const failed = await host.call('apply_patch', {
         input: patch('*** Add File: atomic/new.txt\n+new\n*** Update File: sub/dir/file.txt\n@@\n-not there\n+y'),

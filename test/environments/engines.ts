@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Dockerode from 'dockerode';
-import type { Environment } from '@toolhost/core';
+import type { Environment, WorkspaceDurability } from '@toolhost/core';
 import { createDockerEnvironment } from '@toolhost/docker';
 import { createLocalEnvironment } from '@toolhost/exec';
 import { createSshEnvironment } from '@toolhost/ssh';
@@ -20,8 +20,8 @@ export interface Engine {
 
 /** A prepared engine: environments over one workspace folder, and its removal. */
 export interface PreparedEngine {
-  /** A new environment over the folder (a host owns and closes it). */
-  environment(): Promise<Environment>;
+  /** A new environment over the folder (a host owns and closes it), flushing its edits unless told `process`. */
+  environment(durability?: WorkspaceDurability): Promise<Environment>;
   /** Runs a shell line where the engine runs commands, outside any host (for checks). */
   probe(command: string): Promise<{ exitCode: number; output: string }>;
   /** Removes what preparing the engine made (the workspace folder, the container), once the tests are done with it. */
@@ -50,7 +50,7 @@ const local: Engine = {
   unavailable: async () => (process.platform === 'win32' ? 'the suite needs a POSIX machine' : undefined),
   async prepare() {
     const root = mkdtempSync(join(tmpdir(), 'toolhost-conformance-'));
-    const environment = async () => createLocalEnvironment({ root });
+    const environment = async (durability?: WorkspaceDurability) => createLocalEnvironment({ root, ...(durability ? { durability } : {}) });
     const checker = createLocalEnvironment({ root });
     return {
       environment,
@@ -95,7 +95,8 @@ function dockerApiEngine(name: 'docker' | 'podman'): Engine {
         HostConfig: { NetworkMode: 'none' },
       });
       await container.start();
-      const environment = () => createDockerEnvironment({ container: container.id, root: '/work/ws', docker });
+      const environment = (durability?: WorkspaceDurability) =>
+        createDockerEnvironment({ container: container.id, root: '/work/ws', docker, ...(durability ? { durability } : {}) });
       const checker = await waitForRoot(environment);
       return {
         environment,
@@ -160,7 +161,7 @@ const ssh: Engine = {
     const root = `${settings.root}/${folder}`;
     const checker = await createSshEnvironment({ ...settings, root });
     return {
-      environment: () => createSshEnvironment({ ...settings, root }),
+      environment: (durability?: WorkspaceDurability) => createSshEnvironment({ ...settings, root, ...(durability ? { durability } : {}) }),
       probe: (command) => probeWith(checker, command),
       cleanup: async () => {
         await probeWith(base, `rm -rf ${folder}`);

@@ -53,6 +53,7 @@ export type {
   WorkspaceDirEntry,
   WorkspaceEntryKind,
   WorkspaceRealPath,
+  WorkspaceDurability,
 } from './workspace.js';
 export { controlCharacterProblem, normalizeWorkspacePath, resolveWorkspacePath, type WorkspacePathCheck } from './workspace-path.js';
 export { createMemoryWorkspace, type MemoryWorkspace, type MemoryFileInput } from './memory-workspace.js';

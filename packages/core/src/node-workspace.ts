@@ -12,7 +12,7 @@ import {
   writeTemp,
 } from './node-confined-fs.js';
 import { commitJournalDirectory, createFolderJournalStore } from './node-commit-journal.js';
-import type { Workspace, WorkspaceDirEntry, WorkspaceEntryKind, WorkspaceStat } from './workspace.js';
+import type { Workspace, WorkspaceDirEntry, WorkspaceDurability, WorkspaceEntryKind, WorkspaceStat } from './workspace.js';
 import { isMissing, optional } from './node-optional.js';
 import { createQuickReads } from './node-quick-reads.js';
 
@@ -44,17 +44,9 @@ export interface NodeWorkspaceOptions {
    * default `$XDG_STATE_HOME/toolhost`, else `~/.local/state/toolhost`.
    */
   stateDirectory?: string;
-  /**
-   * What a multi-file commit survives. `'disk'` (default): its journal, kept old files, new files and folder entries
-   * are flushed, so it is wholly before or wholly after even across a power loss or kernel crash. `'process'`: the same
-   * journal and renames without any flush, so it survives this process being killed (SIGKILL, OOM) but a power loss
-   * may leave it half-way; `git apply` and Codex flush nothing either. Large edits are faster without the flushes.
-   */
+  /** What a multi-file commit survives (see {@link WorkspaceDurability}); default `'disk'`. Large edits are faster without the flushes. */
   durability?: WorkspaceDurability;
 }
-
-/** What a workspace's commits survive; see {@link NodeWorkspaceOptions.durability}. */
-export type WorkspaceDurability = 'disk' | 'process';
 
 /** A workspace over a real folder on disk; `root` must be an existing absolute folder. */
 export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions = {}): Workspace {

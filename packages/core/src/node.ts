@@ -3,6 +3,7 @@
  *
  * @module @toolhost/core/node
  */
-export { createNodeWorkspace, type NodeWorkspaceOptions, type WorkspaceDurability } from './node-workspace.js';
+export { createNodeWorkspace, type NodeWorkspaceOptions } from './node-workspace.js';
+export type { WorkspaceDurability } from './workspace.js';
 export { commitJournalDirectory, toolhostStateDirectory } from './node-commit-journal.js';
 export { createFileSpool } from './node-spool.js';

@@ -3,6 +3,14 @@ import type { FileContentQuery } from './ripgrep-arguments.js';
 /** What a workspace entry is. */
 export type WorkspaceEntryKind = 'file' | 'directory' | 'symlink' | 'other';
 
+/**
+ * What a workspace's multi-file commits survive. `'disk'`: their journal, kept old files, new files and folder
+ * entries are flushed, so a commit is wholly before or wholly after even across a power loss or kernel crash.
+ * `'process'`: the same journaled commit without any flush, so it survives the host process being killed (SIGKILL,
+ * OOM) but a power loss may leave it half-way, as `git apply` and Codex, which flush nothing.
+ */
+export type WorkspaceDurability = 'disk' | 'process';
+
 /** Metadata of one workspace entry. */
 export interface WorkspaceStat {
   kind: WorkspaceEntryKind;

@@ -1,5 +1,5 @@
 import Dockerode from 'dockerode';
-import { ToolHostError, type Environment } from '@toolhost/core';
+import { ToolHostError, type Environment, type WorkspaceDurability } from '@toolhost/core';
 import { createRemoteEnvironment } from '@toolhost/remote';
 import { createDockerTransport, dockerErrorMessage } from './docker-transport.js';
 
@@ -20,6 +20,11 @@ export interface DockerEnvironmentOptions {
   user?: string;
   /** Extra options for the container created from `image` (default network mode: `none`). */
   create?: Dockerode.ContainerCreateOptions;
+  /**
+   * What a multi-file edit survives: `'disk'` (default) a crash of the container's machine (files, journal and folders
+   * are flushed), `'process'` only this host being killed, with no flush (faster on large edits).
+   */
+  durability?: WorkspaceDurability;
 }
 
 /** The environment of a Docker container; `container` is the dockerode handle. */
@@ -77,7 +82,12 @@ export async function createDockerEnvironment(options: DockerEnvironmentOptions)
   });
   let environment: Environment;
   try {
-    environment = await createRemoteEnvironment(transport, { root: options.root, createRoot: created, helperShells: HELPER_SHELLS });
+    environment = await createRemoteEnvironment(transport, {
+      root: options.root,
+      createRoot: created,
+      helperShells: HELPER_SHELLS,
+      ...(options.durability === undefined ? {} : { durability: options.durability }),
+    });
   } catch (error) {
     await transport.close();
     throw new ToolHostError('invalid_options', `Docker environment could not start: ${dockerErrorMessage(error)}`);

@@ -40,11 +40,21 @@ export function namedArchive(entries: ReadonlyArray<{ path: string; file: Uint8A
   return archive(entries);
 }
 
-function archive(entries: ReadonlyArray<{ path: string; file: Uint8Array }>): Buffer | undefined {
+/**
+ * A ustar archive of hard links: each `path` a link to `existing` (both as the archive names them), made in order by
+ * one `tar -x`; undefined when a path does not fit or an existing path is over 100 bytes (a link name has no prefix).
+ */
+export function linkArchive(entries: ReadonlyArray<{ path: string; existing: string }>): Buffer | undefined {
+  const targets = entries.map((entry) => Buffer.from(entry.existing, 'utf8'));
+  if (targets.some((target) => target.length === 0 || target.length > NAME_BYTES || target.includes(0))) return undefined;
+  return archive(entries.map((entry, index) => ({ path: entry.path, file: new Uint8Array(0), linkTo: targets[index]! })));
+}
+
+function archive(entries: ReadonlyArray<{ path: string; file: Uint8Array; linkTo?: Buffer }>): Buffer | undefined {
   const names = entries.map((entry) => ustarName(entry.path));
   if (names.some((name) => name === undefined)) return undefined;
   const parts: Buffer[] = [];
-  entries.forEach(({ file }, index) => {
+  entries.forEach(({ file, linkTo }, index) => {
     const header = Buffer.alloc(BLOCK);
     const { prefix, name } = names[index]!;
     name.copy(header, 0);
@@ -55,7 +65,8 @@ function archive(entries: ReadonlyArray<{ path: string; file: Uint8Array }>): Bu
     field(header, 124, 12, octal(file.byteLength, 12));
     field(header, 136, 12, octal(0, 12));
     field(header, 148, 8, '        ');
-    field(header, 156, 1, '0');
+    field(header, 156, 1, linkTo === undefined ? '0' : '1');
+    linkTo?.copy(header, 157);
     field(header, 257, 6, 'ustar\0');
     field(header, 263, 2, '00');
     let sum = 0;

@@ -1,5 +1,5 @@
-import { namedArchive } from './input-archive.js';
-import { LINK_MANY_SCRIPT, READ_MANY_SCRIPT, REMOVE_MANY_SCRIPT, WRITE_MANY_SCRIPT, writeArchiveName } from './many-file-scripts.js';
+import { linkArchive, namedArchive } from './input-archive.js';
+import { LINK_MANY_SCRIPT, LINK_TAR_SCRIPT, READ_MANY_SCRIPT, REMOVE_MANY_SCRIPT, WRITE_MANY_SCRIPT, writeArchiveName } from './many-file-scripts.js';
 import { newTrailerMarker, type ScriptOutcome, type ScriptRunner } from './script-runner.js';
 import { batchInputsUnsaved, splitBatchOutput } from './script-steps.js';
 
@@ -47,12 +47,37 @@ export async function removeMany(run: ScriptRunner, paths: readonly string[]): P
 
 /**
  * Hard-links many files with one helper, each link made after the one before it, an outcome each (2: the existing one
- * is missing, 17: the name is taken).
+ * is missing, 17: the name is taken). With `runProcess` (a helper fed its input raw), links that do not depend on each
+ * other are made by one `tar` (see {@link LINK_TAR_SCRIPT}), else by one `ln` each.
  */
-export async function linkMany(run: ScriptRunner, pairs: ReadonlyArray<readonly [string, string]>): Promise<ScriptOutcome[]> {
+export async function linkMany(
+  run: ScriptRunner,
+  pairs: ReadonlyArray<readonly [string, string]>,
+  runProcess?: ScriptRunner,
+): Promise<ScriptOutcome[]> {
   const marker = newTrailerMarker();
-  const outcome = await run(LINK_MANY_SCRIPT, [marker, ...pairs.flat()]);
+  const args = [marker, ...pairs.flat()];
+  const archive = runProcess && independent(pairs) ? linkArchive(pairs.map(([existing, path]) => ({ path: path.slice(1), existing: existing.slice(1) }))) : undefined;
+  if (runProcess && archive) {
+    const outcome = await runProcess(LINK_TAR_SCRIPT, args, archive);
+    if (!batchInputsUnsaved(outcome.stdout, marker)) {
+      return splitBatchOutput(outcome.stdout, outcome.stderr, marker, pairs.length, outcome.stderr || LOST);
+    }
+  }
+  const outcome = await run(LINK_MANY_SCRIPT, args);
   return splitBatchOutput(outcome.stdout, outcome.stderr, marker, pairs.length, outcome.stderr || LOST);
+}
+
+/**
+ * True when no link depends on another (no name made twice, none made and linked from) and every path is absolute, so
+ * the links can be made in any order by one tar.
+ */
+function independent(pairs: ReadonlyArray<readonly [string, string]>): boolean {
+  const made = new Set(pairs.map(([, path]) => path));
+  return (
+    made.size === pairs.length &&
+    pairs.every(([existing, path]) => existing.startsWith('/') && path.startsWith('/') && !made.has(existing))
+  );
 }
 
 /** The `count` listing lines starting at `from` of a {@link READ_MANY_SCRIPT} answer and where they end. */

@@ -18,7 +18,7 @@ import { skipWhen } from '../../../test/skip-reason.js';
 import { LINK_SCRIPT, REMOVE_SCRIPT, WRITE_SCRIPT } from './file-scripts.js';
 import { namedArchive } from './input-archive.js';
 import { linkMany, removeMany, writeMany, type WriteRequest } from './many-file-calls.js';
-import { WRITE_MANY_SCRIPT, writeArchiveName } from './many-file-scripts.js';
+import { LINK_TAR_SCRIPT, WRITE_MANY_SCRIPT, writeArchiveName } from './many-file-scripts.js';
 import { newTrailerMarker, type ScriptOutcome, type ScriptRunner } from './script-runner.js';
 import { batchInputsUnsaved } from './script-steps.js';
 import { freshFolders } from '../../../test/helpers/fresh-folders.js';
@@ -585,116 +585,140 @@ for (const shell of SHELLS) {
     });
   });
 
-  describe(`LINK_MANY_SCRIPT with ${shell.name}`, skipWhen(shell.missing), () => {
-    const compareLinks = async (setup: (root: string) => void, pairs: ReadonlyArray<readonly [string, string]>, inRoot = false) => {
-      const compared = await compareWithOneFile(
-        shell,
-        setup,
-        (root) =>
-          pairs.map(([existing, name]): readonly [string, string] =>
-            inRoot ? [existing, name] : [`${root}/${existing}`, `${root}/${name}`],
-          ),
-        linkMany,
-        (run, pair) => run(LINK_SCRIPT, [...pair]),
-        // ln's messages are dropped: a failed link says only its exit code.
-        { inRoot, sameMessages: false },
-      );
-      expect(compared.outcomes.map((outcome) => outcome.stderr)).toEqual(pairs.map(() => ''));
-      return { ...compared, codes: compared.outcomes.map((outcome) => outcome.exitCode) };
-    };
-
-    const setup = (root: string) => {
-      file(join(root, 'file'), 'f', 0o640);
-      file(join(root, 'other'), 'o');
-      symlinkSync('file', join(root, 'link'));
-      symlinkSync('nowhere', join(root, 'dangling'));
-      mkdirSync(join(root, 'folder'));
-    };
-
-    it('makes hard links: the same file under both names', async () => {
-      const { codes, root, outcomes } = await compareLinks(setup, [
-        ['file', 'file 2'],
-        ['other', 'folder/other'],
-      ]);
-      expect(codes).toEqual([0, 0]);
-      expect(outcomes.map((outcome) => outcome.stderr)).toEqual(['', '']);
-      expect(statSync(join(root, 'file 2')).ino).toBe(statSync(join(root, 'file')).ino);
-      expect(statSync(join(root, 'folder/other')).ino).toBe(statSync(join(root, 'other')).ino);
-      expect(tree(root).filter((entry) => entry.kind === 'file')).toEqual([
-        { path: 'file', kind: 'file', mode: '640', links: 2, bytes: 'f' },
-        { path: 'file 2', kind: 'file', mode: '640', links: 2, bytes: 'f' },
-        { path: 'folder/other', kind: 'file', mode: '644', links: 2, bytes: 'o' },
-        { path: 'other', kind: 'file', mode: '644', links: 2, bytes: 'o' },
-      ]);
-    });
-
-    it('links a symlink itself, never its target', async () => {
-      const { codes, root } = await compareLinks(setup, [
-        ['link', 'link 2'],
-        ['dangling', 'dangling 2'],
-      ]);
-      expect(codes).toEqual([0, 0]);
-      for (const [existing, name, target] of [
-        ['link', 'link 2', 'file'],
-        ['dangling', 'dangling 2', 'nowhere'],
-      ] as const) {
-        const made = lstatSync(join(root, name));
-        expect(made.isSymbolicLink()).toBe(true);
-        expect(made.ino).toBe(lstatSync(join(root, existing)).ino);
-        expect(made.nlink).toBe(2);
-        expect(readlinkSync(join(root, name))).toBe(target);
-      }
-      expect(lstatSync(join(root, 'file')).nlink).toBe(1);
-    });
-
-    it('answers 2 for a missing existing file and 17 for a name already there, changing nothing', async () => {
-      const { codes, root } = await compareLinks(setup, [
-        ['missing', 'new'],
-        ['file', 'other'],
-        ['file', 'link'],
-        ['file', 'dangling'],
-        ['file', 'folder'],
-        ['missing', 'other'],
-      ]);
-      expect(codes).toEqual([2, 17, 17, 17, 17, 2]);
-      expect(tree(root)).toEqual(untouched(setup));
-    });
-
-    it('answers each pair of a mixed call, in order, each seeing the links made before it', async () => {
-      const { codes, root } = await compareLinks(setup, [
-        ['file', 'a'],
-        ['missing', 'b'],
-        ['a', 'c'],
-        ['file', 'a'],
-        ['link', 'd'],
-        ['other', 'file'],
-        ['folder', 'e'],
-        ['other', 'no such folder/f'],
-      ]);
-      expect(codes).toEqual([0, 2, 0, 17, 0, 17, 1, 1]);
-      expect(statSync(join(root, 'c')).ino).toBe(statSync(join(root, 'file')).ino);
-      expect(lstatSync(join(root, 'file')).nlink).toBe(3);
-      expect(tree(root).map((entry) => entry.path)).toEqual(['a', 'c', 'd', 'dangling', 'file', 'folder', 'link', 'other']);
-    });
-
-    it('links names with spaces, newlines, leading dashes and shell syntax, given whole or from their folder', async () => {
-      const names = ['-rf', '--', '-', '!', 'a b', 'line\nbreak', '*', '$(echo x) `id`'];
-      const special = (root: string) => {
-        for (const name of names) file(join(root, name), name);
+  const linkWays: ReadonlyArray<readonly [string, typeof linkMany]> = [
+    ['LINK_MANY_SCRIPT (one ln a link)', (run, pairs) => linkMany(run, pairs)],
+    ['LINK_TAR_SCRIPT (one tar, its input raw)', (run, pairs) => linkMany(run, pairs, run)],
+  ];
+  for (const [way, linkWay] of linkWays)
+    describe(`${way} with ${shell.name}`, skipWhen(shell.missing), () => {
+      const compareLinks = async (setup: (root: string) => void, pairs: ReadonlyArray<readonly [string, string]>, inRoot = false) => {
+        const compared = await compareWithOneFile(
+          shell,
+          setup,
+          (root) =>
+            pairs.map(([existing, name]): readonly [string, string] =>
+              inRoot ? [existing, name] : [`${root}/${existing}`, `${root}/${name}`],
+            ),
+          linkWay,
+          (run, pair) => run(LINK_SCRIPT, [...pair]),
+          // ln's messages are dropped: a failed link says only its exit code.
+          { inRoot, sameMessages: false },
+        );
+        expect(compared.outcomes.map((outcome) => outcome.stderr)).toEqual(pairs.map(() => ''));
+        return { ...compared, codes: compared.outcomes.map((outcome) => outcome.exitCode) };
       };
-      for (const inRoot of [false, true]) {
-        const { codes, root } = await compareLinks(
-          special,
-          names.map((name) => [name, `${name}-linked`] as const),
-          inRoot,
-        );
-        expect(codes).toEqual(names.map(() => 0));
-        expect(names.map((name) => statSync(join(root, `${name}-linked`)).ino)).toEqual(
-          names.map((name) => statSync(join(root, name)).ino),
-        );
-      }
+
+      const setup = (root: string) => {
+        file(join(root, 'file'), 'f', 0o640);
+        file(join(root, 'other'), 'o');
+        symlinkSync('file', join(root, 'link'));
+        symlinkSync('nowhere', join(root, 'dangling'));
+        mkdirSync(join(root, 'folder'));
+      };
+
+      it('answers independent links in one call, failures among them, each as ln would', async () => {
+        const { codes, root } = await compareLinks(setup, [
+          ['file', 'a'],
+          ['missing', 'b'],
+          ['other', 'file 3'],
+          ['file', 'other'],
+          ['folder', 'e'],
+          ['other', 'no such folder/f'],
+          ['link', 'g'],
+          ['dangling', 'h'],
+          ['other', 'folder/i'],
+        ]);
+        expect(codes).toEqual([0, 2, 0, 17, 1, 1, 0, 0, 0]);
+        expect(statSync(join(root, 'a')).ino).toBe(statSync(join(root, 'file')).ino);
+        expect(statSync(join(root, 'folder/i')).ino).toBe(statSync(join(root, 'other')).ino);
+        expect(lstatSync(join(root, 'h')).isSymbolicLink()).toBe(true);
+        expect(existsSync(join(root, 'no such folder'))).toBe(false);
+      });
+
+      it('makes hard links: the same file under both names', async () => {
+        const { codes, root, outcomes } = await compareLinks(setup, [
+          ['file', 'file 2'],
+          ['other', 'folder/other'],
+        ]);
+        expect(codes).toEqual([0, 0]);
+        expect(outcomes.map((outcome) => outcome.stderr)).toEqual(['', '']);
+        expect(statSync(join(root, 'file 2')).ino).toBe(statSync(join(root, 'file')).ino);
+        expect(statSync(join(root, 'folder/other')).ino).toBe(statSync(join(root, 'other')).ino);
+        expect(tree(root).filter((entry) => entry.kind === 'file')).toEqual([
+          { path: 'file', kind: 'file', mode: '640', links: 2, bytes: 'f' },
+          { path: 'file 2', kind: 'file', mode: '640', links: 2, bytes: 'f' },
+          { path: 'folder/other', kind: 'file', mode: '644', links: 2, bytes: 'o' },
+          { path: 'other', kind: 'file', mode: '644', links: 2, bytes: 'o' },
+        ]);
+      });
+
+      it('links a symlink itself, never its target', async () => {
+        const { codes, root } = await compareLinks(setup, [
+          ['link', 'link 2'],
+          ['dangling', 'dangling 2'],
+        ]);
+        expect(codes).toEqual([0, 0]);
+        for (const [existing, name, target] of [
+          ['link', 'link 2', 'file'],
+          ['dangling', 'dangling 2', 'nowhere'],
+        ] as const) {
+          const made = lstatSync(join(root, name));
+          expect(made.isSymbolicLink()).toBe(true);
+          expect(made.ino).toBe(lstatSync(join(root, existing)).ino);
+          expect(made.nlink).toBe(2);
+          expect(readlinkSync(join(root, name))).toBe(target);
+        }
+        expect(lstatSync(join(root, 'file')).nlink).toBe(1);
+      });
+
+      it('answers 2 for a missing existing file and 17 for a name already there, changing nothing', async () => {
+        const { codes, root } = await compareLinks(setup, [
+          ['missing', 'new'],
+          ['file', 'other'],
+          ['file', 'link'],
+          ['file', 'dangling'],
+          ['file', 'folder'],
+          ['missing', 'other'],
+        ]);
+        expect(codes).toEqual([2, 17, 17, 17, 17, 2]);
+        expect(tree(root)).toEqual(untouched(setup));
+      });
+
+      it('answers each pair of a mixed call, in order, each seeing the links made before it', async () => {
+        const { codes, root } = await compareLinks(setup, [
+          ['file', 'a'],
+          ['missing', 'b'],
+          ['a', 'c'],
+          ['file', 'a'],
+          ['link', 'd'],
+          ['other', 'file'],
+          ['folder', 'e'],
+          ['other', 'no such folder/f'],
+        ]);
+        expect(codes).toEqual([0, 2, 0, 17, 0, 17, 1, 1]);
+        expect(statSync(join(root, 'c')).ino).toBe(statSync(join(root, 'file')).ino);
+        expect(lstatSync(join(root, 'file')).nlink).toBe(3);
+        expect(tree(root).map((entry) => entry.path)).toEqual(['a', 'c', 'd', 'dangling', 'file', 'folder', 'link', 'other']);
+      });
+
+      it('links names with spaces, newlines, leading dashes and shell syntax, given whole or from their folder', async () => {
+        const names = ['-rf', '--', '-', '!', 'a b', 'line\nbreak', '*', '$(echo x) `id`'];
+        const special = (root: string) => {
+          for (const name of names) file(join(root, name), name);
+        };
+        for (const inRoot of [false, true]) {
+          const { codes, root } = await compareLinks(
+            special,
+            names.map((name) => [name, `${name}-linked`] as const),
+            inRoot,
+          );
+          expect(codes).toEqual(names.map(() => 0));
+          expect(names.map((name) => statSync(join(root, `${name}-linked`)).ino)).toEqual(
+            names.map((name) => statSync(join(root, name)).ino),
+          );
+        }
+      });
     });
-  });
 }
 
 describe('WRITE_MANY_SCRIPT with /bin/sh and no tar', () => {
@@ -731,6 +755,60 @@ describe('WRITE_MANY_SCRIPT with /bin/sh and no tar', () => {
     expect(tree(root)).toEqual([]);
     expect(readdirSync(tmp)).toEqual([]);
     expect(readdirSync(complete.tmp)).toEqual([]);
+  });
+});
+
+describe('LINK_TAR_SCRIPT with /bin/sh and the commands it is given', () => {
+  /** A folder of links to `names`, found on this machine's PATH. */
+  function commands(names: readonly string[]): string {
+    const folder = freshFolder();
+    for (const name of names) {
+      const found = spawnSync('/bin/sh', ['-c', 'command -v "$1"', 'sh', name], { encoding: 'utf8' }).stdout.trim();
+      expect(found).toMatch(/^\//);
+      symlinkSync(found, join(folder, name));
+    }
+    return folder;
+  }
+  const setup = (root: string) => {
+    file(join(root, 'one'), '1');
+    file(join(root, 'two'), '2');
+  };
+
+  it('makes every link with tar alone (no ln to fall back on)', async () => {
+    const root = freshFolder();
+    setup(root);
+    const { run } = localRunner(SHELLS[0]!, { env: { PATH: commands(['tar']) } });
+    const outcomes = await linkMany(
+      run,
+      [
+        [`${root}/one`, `${root}/.one.old`],
+        [`${root}/two`, `${root}/.two.old`],
+      ],
+      run,
+    );
+    expect(outcomes.map((outcome) => outcome.exitCode)).toEqual([0, 0]);
+    expect(statSync(join(root, '.one.old')).ino).toBe(statSync(join(root, 'one')).ino);
+    expect(statSync(join(root, '.two.old')).ino).toBe(statSync(join(root, 'two')).ino);
+  });
+
+  it('without tar says its inputs were not saved, so linkMany makes the links with ln', async () => {
+    const root = freshFolder();
+    setup(root);
+    const { run } = localRunner(SHELLS[0]!, { env: { PATH: commands(['ln']) } });
+    const marker = newTrailerMarker();
+    const outcome = await run(LINK_TAR_SCRIPT, [marker, `${root}/one`, `${root}/.one.old`], Buffer.alloc(0));
+    expect(outcome.stdout.toString('latin1')).toBe(`${marker}inputs\n`);
+    expect(existsSync(join(root, '.one.old'))).toBe(false);
+    const outcomes = await linkMany(
+      run,
+      [
+        [`${root}/one`, `${root}/.one.old`],
+        [`${root}/two`, `${root}/.two.old`],
+      ],
+      run,
+    );
+    expect(outcomes.map((each) => each.exitCode)).toEqual([0, 0]);
+    expect(statSync(join(root, '.two.old')).ino).toBe(statSync(join(root, 'two')).ino);
   });
 });
 

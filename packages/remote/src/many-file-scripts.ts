@@ -153,6 +153,43 @@ export const LINK_MANY_SCRIPT = [
 ].join('\n');
 
 /**
+ * Hard-links many files with one `tar`. Arguments: the marker, then two per link: existing, new name (absolute). Input:
+ * a tar of hard links, each new name (without its leading `/`) linking its existing one (see `linkArchive`). A missing
+ * existing gets 2, a new name already there 17, a folder to link or a missing folder for the new name 1 (as `ln` gives
+ * them); the rest are unpacked by one `tar`, and a link it did not make is made by `ln` on its own. Without `tar`,
+ * prints `<marker>inputs` and links nothing.
+ */
+export const LINK_TAR_SCRIPT = [
+  'm=$1; shift',
+  'command -v tar >/dev/null 2>&1 || { printf \'%sinputs\\n\' "$m"; exit 0; }',
+  'n=0',
+  'while [ $# -ge 2 ]; do',
+  '  d=${2%/*}',
+  '  if ! { [ -e "$1" ] || [ -L "$1" ]; }; then s=2',
+  '  elif [ -e "$2" ] || [ -L "$2" ]; then s=17',
+  '  elif { [ -d "$1" ] && [ ! -L "$1" ]; } || [ ! -d "${d:-/}" ]; then s=1',
+  '  else s=0',
+  '  fi',
+  '  eval "s$n=\\$s; a$n=\\$1; b$n=\\$2"',
+  '  n=$((n + 1)); shift 2',
+  'done',
+  'set --; i=0',
+  'while [ $i -lt $n ]; do eval "[ \\$s$i != 0 ] || set -- \\"\\$@\\" \\"\\${b$i#/}\\""; i=$((i + 1)); done',
+  '[ $# -eq 0 ] || tar -xkf - -C / "$@" 2>/dev/null',
+  'i=0',
+  'while [ $i -lt $n ]; do',
+  '  eval "s=\\$s$i; a=\\$a$i; b=\\$b$i"',
+  // A link tar did not make (it stops at its first error on busybox) is made as the one-file helper makes it.
+  '  if [ "$s" = 0 ] && ! { [ "$a" -ef "$b" ] || { [ -L "$a" ] && [ -L "$b" ]; }; }; then',
+  '    if [ -e "$b" ] || [ -L "$b" ]; then s=17; else ln -- "$a" "$b" 2>/dev/null; s=$?; fi',
+  '  fi',
+  '  printf \'%s%d:%d\\n\' "$m" $i $s',
+  '  printf \'\\n%s%d\\n\' "$m" $i >&2',
+  '  i=$((i + 1))',
+  'done',
+].join('\n');
+
+/**
  * Reads many regular files with one `cat`. Arguments: the paths. Prints a line for each file (`stat` of size, inode,
  * change and modification times), then every file's bytes one after the other, then the same lines again; the caller
  * cuts the bytes at the sizes and trusts them only when both listings agree. Exits non-zero when a path is no regular

@@ -1,4 +1,4 @@
-import type { Environment, EnvironmentProcesses, Executor, MarkerMatch, Workspace } from '@toolhost/core';
+import type { Environment, EnvironmentProcesses, Executor, MarkerMatch, Workspace, WorkspaceDurability } from '@toolhost/core';
 import { HelperShellPool } from './helper-shell.js';
 import { createRemoteExecutor } from './remote-process.js';
 import { createRemoteJournalStore, newHelperOwner } from './remote-journal-store.js';
@@ -19,6 +19,8 @@ export interface RemoteEnvironmentOptions {
    * one patch run on them in parallel, each request one round trip.
    */
   helperShells?: number;
+  /** What a multi-file edit survives (default `'disk'`: its files, journal and folders are flushed on the remote). */
+  durability?: WorkspaceDurability;
 }
 
 /** What the first script learnt of the remote. */
@@ -141,8 +143,9 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
         return (await runRemoteScriptReported(transport, `${prelude}${script}`, [owner, ...args], input, 'shell')).outcome;
       }
     : runOnce;
+  const flush = (options.durability ?? 'disk') === 'disk';
   const files = (root: string, realRoot: string) =>
-    transport.workspace?.(root, realRoot, runOnce) ?? createScriptWorkspace(root, realRoot, run, { runBatch, runProcess });
+    transport.workspace?.(root, realRoot, runOnce, { flush }) ?? createScriptWorkspace(root, realRoot, run, { runBatch, runProcess, flush });
   const commitJournal = createRemoteJournalStore({
     realRoot: probe.realRoot,
     owner,

@@ -78,9 +78,9 @@ export interface RemoteTransport {
   start(request: RemoteStartRequest): Promise<RemoteChannel>;
   /**
    * A file channel of the transport's own (SFTP) in place of the script workspace; `run` runs a helper script for what
-   * the channel cannot do.
+   * the channel cannot do. Without `flush`, a durable write is written as any other (nothing is flushed).
    */
-  workspace?(root: string, realRoot: string, run: ScriptRunner): Workspace;
+  workspace?(root: string, realRoot: string, run: ScriptRunner, options?: { flush?: boolean }): Workspace;
   /**
    * Whether a process carrying `TOOLHOST_SESSION=<marker>` remains, asked of the transport's own view of processes when
    * no script could answer; undefined when it cannot tell either.

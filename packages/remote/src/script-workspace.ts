@@ -51,6 +51,8 @@ export interface ScriptWorkspaceOptions {
    * to one such process (one tar of their bytes, a command or two a file).
    */
   runProcess?: ScriptRunner;
+  /** Flush durable writes and folders (default true); without, a commit survives the host's crash, not the remote's. */
+  flush?: boolean;
 }
 
 /** How many operations at once a batching script workspace asks its callers for: a patch's files in one batch. */
@@ -76,6 +78,7 @@ function changeCalls(run: ScriptRunner, abs: (path: string) => string, runProces
           linkMany(
             run,
             pairs.map(([from, to]) => [abs(from), abs(to)] as const),
+            runProcess,
           ),
         linkOne,
       )
@@ -130,6 +133,7 @@ export function createScriptWorkspace(
     return (paths: readonly string[]) => queryPaths(run, script, paths.map(abs), parse);
   };
   const gathered = options.runBatch !== undefined;
+  const flush = options.flush ?? true;
   const { write, link, remove } = changeCalls(run, abs, gathered ? options.runProcess : undefined, gathered);
   return {
     root,
@@ -142,11 +146,12 @@ export function createScriptWorkspace(
     async writeFile(path, data, options) {
       const temp = options?.tempName ?? `.${Math.random().toString(16).slice(2, 14)}.toolhost.tmp`;
       const mode = options?.mode === undefined ? '' : (options.mode & 0o7777).toString(8);
-      const durable = options?.durable ? '1' : '';
+      const durable = flush && options?.durable ? '1' : '';
       const outcome = await write({ args: [abs(path), temp, mode, durable, options?.deferFolderSync ? '1' : ''], data });
       if (outcome.exitCode !== 0) throw failure('write', path, outcome);
     },
     async syncFolders(paths) {
+      if (!flush) return;
       await expect('sync', paths[0] ?? '', SYNC_FOLDERS_SCRIPT, paths.map(abs));
     },
     async rename(from, to) {

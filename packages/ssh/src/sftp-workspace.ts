@@ -124,14 +124,17 @@ async function readWhole(sftp: SFTPWrapper, path: string): Promise<Buffer> {
  * A workspace on an SSH host over one SFTP session: writes go to a temporary file in the same folder, then the
  * posix-rename extension replaces the target atomically; hard links and flushed writes (hardlink@openssh.com,
  * fsync@openssh.com) let a journaled commit survive the host's crash. `session()` yields the current SFTP session (re-opened after
- * a dropped connection).
+ * a dropped connection). With `flush: false` a durable write is not flushed (a commit then survives the host's crash,
+ * not the remote machine's).
  */
 export function createSftpWorkspace(
   root: string,
   realRoot: string,
   session: () => Promise<SFTPWrapper>,
   runScript: ScriptRunner,
+  options: { flush?: boolean } = {},
 ): Workspace {
+  const flush = options.flush ?? true;
   const abs = (path: string) => (path ? `${root.replace(/\/+$/, '')}/${path}` : root);
   const realPrefix = realRoot === '/' ? '/' : `${realRoot}/`;
   const run = async <T>(operation: string, path: string, task: (sftp: SFTPWrapper) => Promise<T>): Promise<T> => {
@@ -197,7 +200,7 @@ export function createSftpWorkspace(
         const temp = `${folder}/${options?.tempName ?? `.${randomBytes(6).toString('hex')}.toolhost.tmp`}`;
         const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
         try {
-          await writeWhole(sftp, temp, bytes, mode, options?.durable === true);
+          await writeWhole(sftp, temp, bytes, mode, flush && options?.durable === true);
           await call<void>((done) => sftp.chmod(temp, mode, done));
           await call<void>((done) => sftp.ext_openssh_rename(temp, target, done));
         } catch (error) {

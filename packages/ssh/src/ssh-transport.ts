@@ -98,7 +98,7 @@ export function createSshTransport(pool: SshPool, host: string): RemoteTransport
       const channel = await pool.exec(shCommand(request.script, request.args), terminal ? { pty: { ...terminal } } : {});
       return execChannel(channel);
     },
-    workspace: (root, realRoot, run) => createSftpWorkspace(root, realRoot, session, run),
+    workspace: (root, realRoot, run, options) => createSftpWorkspace(root, realRoot, session, run, options),
     async close() {
       pool.close();
     },
