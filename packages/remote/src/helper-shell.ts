@@ -35,7 +35,10 @@ const INPUT_FILE = 'toolhost_input';
  * it runs any of it and nothing after it is in the pipe; it says `<marker>ready`, `dd` takes exactly the input's bytes
  * from the shell's own input into the shell's input file (made once, emptied after each request, removed when the
  * shell exits), the script reads that file, and its errors follow `<marker>err` on stdout. Without a temporary file
- * the input is still taken (to /dev/null) and the script reads nothing.
+ * the input is still taken (to /dev/null) and the script reads nothing. The request ends with its own trailer
+ * (`<marker><exit code>`): a shell runs the group as soon as it has read its closing line, so any text sent after it
+ * could still be unread when the input is written, and `dd` would take that text while the shell read the input's end
+ * as commands.
  */
 export function rawInputRequest(script: string, args: string[], size: number, marker: string): string {
   return [
@@ -51,7 +54,8 @@ export function rawInputRequest(script: string, args: string[], size: number, ma
     's=$?',
     `printf '%serr\\n' '${marker}'`,
     '[ -z "$e" ] || { [ ! -s "$e" ] || cat -- "$e"; : >"$f"; : >"$e"; }',
-    '(exit $s); }',
+    // The trailer is inside the group: nothing of the request may follow it in the pipe, where the input goes next.
+    `printf '%s%d\\n' '${marker}' "$s"; unset f e s; }`,
     '',
   ].join('\n');
 }
@@ -176,7 +180,8 @@ class HelperShell {
           },
           ...(input === undefined ? {} : { input }),
         };
-        this.stream.write(`${text}printf '%s%d\\n' '${marker}' $?\n`);
+        // A raw request carries its trailer (see rawInputRequest); the others get it appended.
+        this.stream.write(input === undefined ? `${text}printf '%s%d\\n' '${marker}' $?\n` : text);
       });
     return this.queue.run(task);
   }
