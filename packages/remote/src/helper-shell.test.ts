@@ -174,6 +174,22 @@ for (const shell of SHELLS) {
   });
 
   describe(`HelperShellPool.runRaw with ${shell.name}`, skipWhen(shell.missing), () => {
+    it('takes the whole input even when its file cannot hold it, and stays in step', async () => {
+      const { pool } = localPool(shell, 1);
+      expect(plain(await pool.runRaw('cat', [], Buffer.from('first')))).toEqual({ exitCode: 0, stdout: 'first', stderr: '' });
+      // The input file turned into a folder: writing the next input fails at once, as on a full disk.
+      const broken = await pool.run('rm -f -- "$toolhost_input" && mkdir -- "$toolhost_input" && echo broken', []);
+      expect(broken.stdout.toString()).toBe('broken\n');
+      const input = Buffer.from(`${'x'.repeat(70_000)}\ntouch injected-proof\n`);
+      const failed = await pool.runRaw('cat', [], input);
+      expect(failed.exitCode).not.toBe(0);
+      expect(failed.stdout.length).toBe(0);
+      expect((await pool.run('[ -e injected-proof ] && echo found || echo none; rmdir -- "$toolhost_input"', [])).stdout.toString()).toBe(
+        'none\n',
+      );
+      expect(plain(await pool.runRaw('cat', [], Buffer.from('after')))).toEqual({ exitCode: 0, stdout: 'after', stderr: '' });
+    });
+
     // A shell reads its program in pieces (dash 8192 bytes, busybox 1023) and runs a brace group once it has read the
     // closing line; a request ending near a piece's end must still leave nothing of itself in the pipe for the input.
     it('hands over the input exactly whatever the request’s length, across the shell’s read sizes', async () => {

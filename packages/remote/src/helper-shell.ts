@@ -33,8 +33,8 @@ const INPUT_FILE = 'toolhost_input';
 /**
  * The shell text of a request whose input is handed over raw: one brace group, so the shell has read all of it before
  * it runs any of it and nothing after it is in the pipe; it says `<marker>ready`, `dd` takes exactly the input's bytes
- * from the shell's own input into the shell's input file (made once, emptied after each request, removed when the
- * shell exits), the script reads that file, and its errors follow `<marker>err` on stdout. Without a temporary file
+ * from the shell's own input, through `cat`, into the shell's input file (made once, emptied after each request,
+ * removed when the shell exits; a second `cat` drains the rest when that file cannot take it), the script reads it, and its errors follow `<marker>err` on stdout. Without a temporary file
  * the input is still taken (to /dev/null) and the script reads nothing. The request ends with its own trailer
  * (`<marker><exit code>`): a shell runs the group as soon as it has read its closing line, so any text sent after it
  * could still be unread when the input is written, and `dd` would take that text while the shell read the input's end
@@ -46,14 +46,17 @@ export function rawInputRequest(script: string, args: string[], size: number, ma
     `  [ -z "$${INPUT_FILE}" ] || trap 'rm -f -- "$${INPUT_FILE}" "$${INPUT_FILE}.e"' EXIT; fi`,
     `f=$${INPUT_FILE}`,
     `printf '%sready\\n' '${marker}'`,
-    `${exactRead(size)} 2>/dev/null >"\${f:-/dev/null}"`,
+    // The input is always read whole, even when the file cannot take it (a full disk): what is left unread would be
+    // read by the shell as commands.
+    `${exactRead(size)} 2>/dev/null | { cat >"\${f:-/dev/null}" 2>/dev/null || cat >/dev/null; }`,
     'e=${f:+$f.e}',
     `(set -- ${args.map(quoteWord).join(' ')}`,
     script,
     ') <"${f:-/dev/null}" 2>"${e:-/dev/null}"',
     's=$?',
     `printf '%serr\\n' '${marker}'`,
-    '[ -z "$e" ] || { [ ! -s "$e" ] || cat -- "$e"; : >"$f"; : >"$e"; }',
+    // `true`, not `:`: a failed redirection of a special built-in would end the shell.
+    '[ -z "$e" ] || { [ ! -s "$e" ] || cat -- "$e"; true 2>/dev/null >"$f"; true 2>/dev/null >"$e"; }',
     // The trailer is inside the group: nothing of the request may follow it in the pipe, where the input goes next.
     `printf '%s%d\\n' '${marker}' "$s"; unset f e s; }`,
     '',
