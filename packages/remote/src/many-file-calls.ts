@@ -1,5 +1,12 @@
 import { linkArchive, namedArchive } from './input-archive.js';
-import { LINK_MANY_SCRIPT, LINK_TAR_SCRIPT, READ_MANY_SCRIPT, REMOVE_MANY_SCRIPT, WRITE_MANY_SCRIPT, writeArchiveName } from './many-file-scripts.js';
+import {
+  LINK_MANY_SCRIPT,
+  LINK_TAR_SCRIPT,
+  READ_MANY_SCRIPT,
+  REMOVE_MANY_SCRIPT,
+  WRITE_MANY_SCRIPT,
+  writeArchiveName,
+} from './many-file-scripts.js';
 import { newTrailerMarker, type ScriptOutcome, type ScriptRunner } from './script-runner.js';
 import { batchInputsUnsaved, splitBatchOutput } from './script-steps.js';
 
@@ -57,7 +64,10 @@ export async function linkMany(
 ): Promise<ScriptOutcome[]> {
   const marker = newTrailerMarker();
   const args = [marker, ...pairs.flat()];
-  const archive = runProcess && independent(pairs) ? linkArchive(pairs.map(([existing, path]) => ({ path: path.slice(1), existing: existing.slice(1) }))) : undefined;
+  const archive =
+    runProcess && independent(pairs)
+      ? linkArchive(pairs.map(([existing, path]) => ({ path: path.slice(1), existing: existing.slice(1) })))
+      : undefined;
   if (runProcess && archive) {
     const outcome = await runProcess(LINK_TAR_SCRIPT, args, archive);
     if (!batchInputsUnsaved(outcome.stdout, marker)) {
@@ -75,8 +85,7 @@ export async function linkMany(
 function independent(pairs: ReadonlyArray<readonly [string, string]>): boolean {
   const made = new Set(pairs.map(([, path]) => path));
   return (
-    made.size === pairs.length &&
-    pairs.every(([existing, path]) => existing.startsWith('/') && path.startsWith('/') && !made.has(existing))
+    made.size === pairs.length && pairs.every(([existing, path]) => existing.startsWith('/') && path.startsWith('/') && !made.has(existing))
   );
 }
 

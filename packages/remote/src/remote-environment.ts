@@ -116,7 +116,7 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
       : undefined;
   const run: ScriptRunner = helpers ? (script, args, input) => helpers.run(script, args, input) : runOnce;
   // A batch without input is one request of a helper shell. One that writes needs its inputs raw (a shell parses a
-  // here-document a byte at a time): a helper shell takes them after its request where `head -c` reads exactly,
+  // here-document a byte at a time): a helper shell takes them after its request where `dd` reads exactly,
   // else the batch is a process of its own, tagged and acting as the helpers do.
   const batchOptions = helpers
     ? { role: 'shell' as const, prelude: `export ${HELPER_VARIABLE}="$1"`, args: [owner], fallback: run }
@@ -127,13 +127,7 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
     const shells = await raw();
     if (!shells) return runRemoteBatch(transport, steps, batchOptions);
     const lost = `the helper shell did not finish the request (${transport.lostHint})`;
-    return runArchiveBatch(
-      async (program, inputs) => {
-        return { outcome: await shells.runRaw(program, [], inputs), lost };
-      },
-      steps,
-      run,
-    );
+    return runArchiveBatch(async (program, inputs) => ({ outcome: await shells.runRaw(program, [], inputs), lost }), steps, run);
   };
   const runProcess: ScriptRunner = helpers
     ? async (script, args, input) => {
@@ -145,7 +139,8 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
     : runOnce;
   const flush = (options.durability ?? 'disk') === 'disk';
   const files = (root: string, realRoot: string) =>
-    transport.workspace?.(root, realRoot, runOnce, { flush }) ?? createScriptWorkspace(root, realRoot, run, { runBatch, runProcess, flush });
+    transport.workspace?.(root, realRoot, runOnce, { flush }) ??
+    createScriptWorkspace(root, realRoot, run, { runBatch, runProcess, flush });
   const commitJournal = createRemoteJournalStore({
     realRoot: probe.realRoot,
     owner,

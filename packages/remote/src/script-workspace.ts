@@ -47,8 +47,9 @@ export interface ScriptWorkspaceOptions {
    */
   runBatch?: ScriptBatchRunner;
   /**
-   * Runs a helper in a process of its own, its input handed over raw; with `runBatch`, the files written together go
-   * to one such process (one tar of their bytes, a command or two a file).
+   * Runs a helper with its input handed over raw (a helper shell that takes raw input, else a process of its own); with
+   * `runBatch`, the files written together go to one such helper (one tar unpacking their temp files in place, then a
+   * rename a file), and so do the backups linked together (one tar of hard links).
    */
   runProcess?: ScriptRunner;
   /** Flush durable writes and folders (default true); without, a commit survives the host's crash, not the remote's. */
