@@ -99,21 +99,12 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
   const shells = Math.max(0, Math.floor(options.helperShells ?? 0));
   // Every helper process carries this host's tag, so a host opening the workspace after this one died can end them.
   const owner = newHelperOwner();
-  const helpers =
-    shells > 0
-      ? new HelperShellPool(
-          () =>
-            transport.start({
-              role: 'shell',
-              script: `export ${HELPER_VARIABLE}="$1"\nexec /bin/sh`,
-              args: [owner],
-              env: {},
-              killed: () => false,
-            }),
-          shells,
-          transport.lostHint,
-        )
-      : undefined;
+  const startShell = () =>
+    transport.start({ role: 'shell', script: `export ${HELPER_VARIABLE}="$1"\nexec /bin/sh`, args: [owner], env: {}, killed: () => false });
+  const helpers = shells > 0 ? new HelperShellPool(startShell, shells, transport.lostHint) : undefined;
+  // Requests with raw input (a patch's writes and links, its journal) hold their shell while the bytes travel and are
+  // unpacked: they get a shell of their own, so the short queries of commands and patches never wait behind them.
+  const inputShell = shells > 0 ? new HelperShellPool(startShell, 1, transport.lostHint) : undefined;
   const run: ScriptRunner = helpers ? (script, args, input) => helpers.run(script, args, input) : runOnce;
   // A batch without input is one request of a helper shell. One that writes needs its inputs raw (a shell parses a
   // here-document a byte at a time): a helper shell takes them after its request where `dd` reads exactly,
@@ -121,7 +112,7 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
   const batchOptions = helpers
     ? { role: 'shell' as const, prelude: `export ${HELPER_VARIABLE}="$1"`, args: [owner], fallback: run }
     : { fallback: run };
-  const raw = async () => (helpers !== undefined && (await helpers.takesRawInput()) ? helpers : undefined);
+  const raw = async () => (inputShell !== undefined && (await inputShell.takesRawInput()) ? inputShell : undefined);
   const runBatch: ScriptBatchRunner = async (steps) => {
     if (helpers && steps.every((step) => step.input === undefined)) return helpers.runBatch(steps);
     const shells = await raw();
@@ -159,6 +150,7 @@ export async function createRemoteEnvironment(transport: RemoteTransport, option
     close() {
       closing ??= (async () => {
         await helpers?.close();
+        await inputShell?.close();
         await transport.close();
       })();
       return closing;
