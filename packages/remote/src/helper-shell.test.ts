@@ -2,26 +2,13 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { channelOf } from './__fixtures__/local-transport.js';
+import { LOCAL_SHELLS as SHELLS, type LocalShell as Shell } from './__fixtures__/local-shells.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshFolders } from '../../../test/helpers/fresh-folders.js';
 import { skipWhen } from '../../../test/skip-reason.js';
 import { exactRead, HelperShellPool, rawInputRequest } from './helper-shell.js';
-import type { RemoteChannel, RemoteEnd } from './remote-transport.js';
 import type { ScriptOutcome } from './script-runner.js';
-
-const hasBusybox = existsSync('/usr/bin/busybox') || existsSync('/bin/busybox');
-
-/** A shell the helper shells run as: this machine's sh (its commands from PATH), or busybox sh (running its own applets). */
-interface Shell {
-  name: string;
-  command: string[];
-  missing: string | undefined;
-}
-
-const SHELLS: Shell[] = [
-  { name: '/bin/sh', command: ['/bin/sh'], missing: undefined },
-  { name: 'busybox sh', command: ['busybox', 'sh'], missing: hasBusybox ? undefined : 'busybox is not installed' },
-];
 
 const MIB = 2 ** 20;
 
@@ -31,38 +18,6 @@ const freshFolder = freshFolders('toolhost-helper-shell-');
 interface Started {
   child: ChildProcessWithoutNullStreams;
   exited: Promise<void>;
-}
-
-/** A channel over a local shell process with pipes, as a transport's `shell` role gives one. */
-function localChannel(child: ChildProcessWithoutNullStreams): RemoteChannel {
-  const exitListeners: Array<(end: RemoteEnd) => void> = [];
-  const closeListeners: Array<() => void> = [];
-  let end: RemoteEnd | undefined;
-  let closed = false;
-  child.on('exit', (code, signal) => {
-    end = code === null ? { exitCode: 137, signal: signal ?? 'SIGKILL' } : { exitCode: code };
-    for (const listener of exitListeners.splice(0)) listener(end);
-  });
-  child.on('close', () => {
-    closed = true;
-    for (const listener of closeListeners.splice(0)) listener();
-  });
-  child.stdin.on('error', () => {});
-  return {
-    onStdout: (listener) => void child.stdout.on('data', listener),
-    onStderr: (listener) => void child.stderr.on('data', listener),
-    onExit: (listener) => (end ? listener(end) : void exitListeners.push(listener)),
-    onClose: (listener) => (closed ? listener() : void closeListeners.push(listener)),
-    write: (data) => void (child.stdin.writable && child.stdin.write(data)),
-    endInput: () => void child.stdin.end(),
-    pause: () => void child.stdout.pause(),
-    resume: () => void child.stdout.resume(),
-    resize: async () => {},
-    close: () => {
-      child.stdout.destroy();
-      child.stderr.destroy();
-    },
-  };
 }
 
 interface LocalPool {
@@ -92,7 +47,7 @@ function localPool(shell: Shell, size: number, tmp = freshFolder()): LocalPool {
       const child = spawn(file!, args, { stdio: 'pipe', env: { ...process.env, TMPDIR: tmp } });
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       started.push({ child, exited });
-      return localChannel(child);
+      return channelOf(child);
     },
     size,
     'the local shell may have been killed',

@@ -2,26 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LOCAL_SHELLS as SHELLS, type LocalShell as Shell } from './__fixtures__/local-shells.js';
 import { describe, expect, it } from 'vitest';
 import { freshFolders } from '../../../test/helpers/fresh-folders.js';
 import { skipWhen } from '../../../test/skip-reason.js';
 import { readMany } from './many-file-calls.js';
 import { READ_MANY_SCRIPT } from './many-file-scripts.js';
 import type { ScriptRunner } from './script-runner.js';
-
-const hasBusybox = existsSync('/usr/bin/busybox') || existsSync('/bin/busybox');
-
-/** A shell the helper runs with: this machine's sh (its commands from PATH), or busybox sh (running its own applets). */
-interface Shell {
-  name: string;
-  command: string[];
-  missing: string | undefined;
-}
-
-const SHELLS: Shell[] = [
-  { name: '/bin/sh', command: ['/bin/sh'], missing: undefined },
-  { name: 'busybox sh', command: ['busybox', 'sh'], missing: hasBusybox ? undefined : 'busybox is not installed' },
-];
 
 const freshFolder = freshFolders('toolhost-many-reads-');
 

@@ -13,6 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { LOCAL_SHELLS as SHELLS, type LocalShell as Shell } from './__fixtures__/local-shells.js';
 import { describe, expect, it } from 'vitest';
 import { skipWhen } from '../../../test/skip-reason.js';
 import { LINK_SCRIPT, REMOVE_SCRIPT, WRITE_SCRIPT } from './file-scripts.js';
@@ -22,20 +23,6 @@ import { LINK_TAR_SCRIPT, WRITE_MANY_SCRIPT, writeArchiveName } from './many-fil
 import { newTrailerMarker, type ScriptOutcome, type ScriptRunner } from './script-runner.js';
 import { batchInputsUnsaved } from './script-steps.js';
 import { freshFolders } from '../../../test/helpers/fresh-folders.js';
-
-const hasBusybox = existsSync('/usr/bin/busybox') || existsSync('/bin/busybox');
-
-/** A shell the helpers run with: this machine's sh (its commands from PATH), or busybox sh (running its own applets). */
-interface Shell {
-  name: string;
-  command: string[];
-  missing: string | undefined;
-}
-
-const SHELLS: Shell[] = [
-  { name: '/bin/sh', command: ['/bin/sh'], missing: undefined },
-  { name: 'busybox sh', command: ['busybox', 'sh'], missing: hasBusybox ? undefined : 'busybox is not installed' },
-];
 
 const freshFolder = freshFolders('toolhost-many-files-');
 
@@ -721,18 +708,21 @@ for (const shell of SHELLS) {
     });
 }
 
+/** A fresh folder of links to `names`, found on this machine's PATH: a PATH holding only those commands. */
+function commandFolder(names: readonly string[]): string {
+  const folder = freshFolder();
+  for (const name of names) {
+    const found = spawnSync('/bin/sh', ['-c', 'command -v "$1"', 'sh', name], { encoding: 'utf8' }).stdout.trim();
+    expect(found).toMatch(/^\//);
+    symlinkSync(found, join(folder, name));
+  }
+  return folder;
+}
+
 describe('WRITE_MANY_SCRIPT with /bin/sh and no tar', () => {
   /** A folder of links to the commands WRITE_MANY_SCRIPT runs, `tar` among them only when asked. */
-  function commands(withTar: boolean): string {
-    const folder = freshFolder();
-    const names = ['mktemp', 'rm', 'cat', 'mkdir', 'readlink', 'stat', 'chmod', 'sync', 'mv', ...(withTar ? ['tar'] : [])];
-    for (const name of names) {
-      const found = spawnSync('/bin/sh', ['-c', 'command -v "$1"', 'sh', name], { encoding: 'utf8' }).stdout.trim();
-      expect(found).toMatch(/^\//);
-      symlinkSync(found, join(folder, name));
-    }
-    return folder;
-  }
+  const commands = (withTar: boolean) =>
+    commandFolder(['mktemp', 'rm', 'cat', 'mkdir', 'readlink', 'stat', 'chmod', 'sync', 'mv', ...(withTar ? ['tar'] : [])]);
 
   it('writes nothing, says its inputs were not saved and removes its folder', async () => {
     const shell = SHELLS[0]!;
@@ -759,16 +749,6 @@ describe('WRITE_MANY_SCRIPT with /bin/sh and no tar', () => {
 });
 
 describe('LINK_TAR_SCRIPT with /bin/sh and the commands it is given', () => {
-  /** A folder of links to `names`, found on this machine's PATH. */
-  function commands(names: readonly string[]): string {
-    const folder = freshFolder();
-    for (const name of names) {
-      const found = spawnSync('/bin/sh', ['-c', 'command -v "$1"', 'sh', name], { encoding: 'utf8' }).stdout.trim();
-      expect(found).toMatch(/^\//);
-      symlinkSync(found, join(folder, name));
-    }
-    return folder;
-  }
   const setup = (root: string) => {
     file(join(root, 'one'), '1');
     file(join(root, 'two'), '2');
@@ -777,7 +757,7 @@ describe('LINK_TAR_SCRIPT with /bin/sh and the commands it is given', () => {
   it('makes every link with tar alone (no ln to fall back on)', async () => {
     const root = freshFolder();
     setup(root);
-    const { run } = localRunner(SHELLS[0]!, { env: { PATH: commands(['tar']) } });
+    const { run } = localRunner(SHELLS[0]!, { env: { PATH: commandFolder(['tar']) } });
     const outcomes = await linkMany(
       run,
       [
@@ -794,7 +774,7 @@ describe('LINK_TAR_SCRIPT with /bin/sh and the commands it is given', () => {
   it('without tar says its inputs were not saved, so linkMany makes the links with ln', async () => {
     const root = freshFolder();
     setup(root);
-    const { run } = localRunner(SHELLS[0]!, { env: { PATH: commands(['ln']) } });
+    const { run } = localRunner(SHELLS[0]!, { env: { PATH: commandFolder(['ln']) } });
     const marker = newTrailerMarker();
     const outcome = await run(LINK_TAR_SCRIPT, [marker, `${root}/one`, `${root}/.one.old`], Buffer.alloc(0));
     expect(outcome.stdout.toString('latin1')).toBe(`${marker}inputs\n`);
