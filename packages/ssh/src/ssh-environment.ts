@@ -43,7 +43,7 @@ export interface SshEnvironmentOptions {
   channelsPerConnection?: number;
   /**
    * What a multi-file edit survives: `'disk'` (default) a crash of the host machine (files and journal are flushed with
-   * fsync@openssh.com), `'process'` only this process being killed, with no flush (faster on large edits).
+   * `fsync@openssh.com`), `'process'` only this process being killed, with no flush (faster on large edits).
    */
   durability?: WorkspaceDurability;
 }
