@@ -1,3 +1,11 @@
+/** How many file calls run at once where the workspace does not say (a local disk: each waits on its own system call). */
+const DEFAULT_CONCURRENCY = 8;
+
+/** How many file calls to keep going on a workspace: as many as it asks for, else {@link DEFAULT_CONCURRENCY}. */
+export function concurrencyOf(workspace: { concurrency?: number }): number {
+  return workspace.concurrency ?? DEFAULT_CONCURRENCY;
+}
+
 /**
  * Runs `task` for every index below `count`, at most `limit` at a time, starting them in index order; resolves once
  * every task started has settled, rejecting with the first error (in index order) if any failed. With `stopOnError`,

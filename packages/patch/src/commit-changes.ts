@@ -1,5 +1,5 @@
 import type { CommitJournalStore, Workspace } from '@toolhost/core';
-import { runBounded } from './bounded-concurrency.js';
+import { concurrencyOf, runBounded } from './bounded-concurrency.js';
 import {
   backupName,
   dropBackups,
@@ -117,9 +117,6 @@ async function commitInMemory(workspace: Workspace, ordered: readonly FileChange
   return { ok: true };
 }
 
-/** How many journaled file steps run at once: each waits on its own flush or file-system call, so they overlap. */
-const CONCURRENT_STEPS = 8;
-
 interface StepFailure {
   /** What failed, for the message: `writing <key>` unless said. */
   action?: string;
@@ -149,7 +146,7 @@ async function performConcurrently(
       throw error;
     }
   };
-  await runBounded(changes.length, workspace.concurrency ?? CONCURRENT_STEPS, run, true).catch(() => {});
+  await runBounded(changes.length, concurrencyOf(workspace), run, true).catch(() => {});
   return failures.find((failure) => failure !== undefined);
 }
 
@@ -228,7 +225,7 @@ async function commitJournaled(workspace: Workspace, store: CommitJournalStore, 
   try {
     await writeJournal(store, journal);
     // Every backup stands before the first write; a crash meanwhile rolls back from the backups made so far.
-    await runBounded(ordered.length, workspace.concurrency ?? CONCURRENT_STEPS, async (index) => {
+    await runBounded(ordered.length, concurrencyOf(workspace), async (index) => {
       const backup = journal.entries[index]!.backup;
       if (backup !== undefined) await keepOld(workspace, ordered[index]!, backup);
     });

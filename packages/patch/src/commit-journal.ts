@@ -1,5 +1,5 @@
 import type { CommitJournalStore, Workspace } from '@toolhost/core';
-import { runBounded } from './bounded-concurrency.js';
+import { concurrencyOf, runBounded } from './bounded-concurrency.js';
 
 /**
  * The journal of one multi-file commit, written durably before its first write. `writing`: targets may be half
@@ -30,16 +30,6 @@ export interface JournalEntry {
   createsFolders?: string[];
 }
 
-/**
- * Removals of temp files and backups run at once (as many as the workspace asks for, else this many): each is
- * independent of the others, whatever the phase.
- */
-const CONCURRENT_REMOVALS = 8;
-
-function removals(workspace: Workspace): number {
-  return workspace.concurrency ?? CONCURRENT_REMOVALS;
-}
-
 /** Commits of this process still running, by id: their journals are not someone else's to recover. */
 const running = new Set<string>();
 
@@ -66,7 +56,7 @@ function folderOf(key: string): string {
 
 /** Removes the temp files a crash left mid-write. */
 async function dropTemps(workspace: Workspace, journal: CommitJournal): Promise<void> {
-  await runBounded(journal.entries.length, removals(workspace), async (index) => {
+  await runBounded(journal.entries.length, concurrencyOf(workspace), async (index) => {
     const entry = journal.entries[index]!;
     if (!entry.temp) return;
     const temp = `${folderOf(entry.key)}${entry.temp}`;
@@ -116,7 +106,7 @@ async function exists(workspace: Workspace, path: string): Promise<boolean> {
 /** Removes the backups of a commit whose new contents all stand. */
 export async function dropBackups(workspace: Workspace, journal: CommitJournal): Promise<void> {
   await dropTemps(workspace, journal);
-  await runBounded(journal.entries.length, removals(workspace), async (index) => {
+  await runBounded(journal.entries.length, concurrencyOf(workspace), async (index) => {
     const backup = journal.entries[index]!.backup;
     if (backup && (await exists(workspace, backup))) await workspace.remove(backup);
   });
@@ -127,7 +117,7 @@ export async function dropBackups(workspace: Workspace, journal: CommitJournal):
  * nothing is looked up first. A failure leaves the rest to {@link dropBackups}.
  */
 export async function removeBackups(workspace: Workspace, journal: CommitJournal): Promise<void> {
-  await runBounded(journal.entries.length, removals(workspace), async (index) => {
+  await runBounded(journal.entries.length, concurrencyOf(workspace), async (index) => {
     const backup = journal.entries[index]!.backup;
     if (backup) await workspace.remove(backup);
   });

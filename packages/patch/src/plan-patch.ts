@@ -1,5 +1,5 @@
 import { ErrorCode, type Workspace } from '@toolhost/core';
-import { runBounded } from './bounded-concurrency.js';
+import { concurrencyOf, runBounded } from './bounded-concurrency.js';
 import type { DiffEntry } from './diff-entry.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
 import type { ParsedPatch, PatchOperation } from './patch-syntax.js';
@@ -66,9 +66,6 @@ function changesOf(files: Iterable<FileRecord>): FileChange[] {
   return changes;
 }
 
-/** How many paths are resolved at once for locking, unless the workspace asks for more or fewer. */
-const CONCURRENT_RESOLVES = 8;
-
 /** Every workspace-relative key the patch may touch (for locking before planning). */
 export async function patchKeys(workspace: Workspace, patch: ParsedPatch): Promise<string[]> {
   const paths = patch.operations.flatMap((operation) =>
@@ -76,7 +73,7 @@ export async function patchKeys(workspace: Workspace, patch: ParsedPatch): Promi
   );
   // Resolved a few at a time, listed in patch order.
   const found: string[][] = [];
-  await runBounded(paths.length, workspace.concurrency ?? CONCURRENT_RESOLVES, async (index) => {
+  await runBounded(paths.length, concurrencyOf(workspace), async (index) => {
     const target = await resolveTarget(workspace, paths[index]!);
     found[index] = target.ok ? [target.key, target.path] : [];
   });

@@ -1,10 +1,7 @@
 import type { Workspace } from '@toolhost/core';
 import type { ParsedPatch } from './patch-syntax.js';
-import { runBounded } from './bounded-concurrency.js';
+import { concurrencyOf, runBounded } from './bounded-concurrency.js';
 import { resolveTarget } from './resolve-target.js';
-
-/** How many of a patch's files are resolved and read at once before it is planned. */
-const CONCURRENT_READS = 8;
 
 /**
  * The workspace as one plan reads it: each lstat, stat, realpath, readFile and readLink is made once a path and its
@@ -48,7 +45,7 @@ export function planReads(workspace: Workspace): Workspace {
  */
 export async function readAhead(reads: Workspace, patch: ParsedPatch): Promise<void> {
   const operations = patch.operations;
-  await runBounded(operations.length, reads.concurrency ?? CONCURRENT_READS, async (index) => {
+  await runBounded(operations.length, concurrencyOf(reads), async (index) => {
     const operation = operations[index]!;
     const target = await resolveTarget(reads, operation.path);
     if (!target.ok || target.kind !== 'file' || operation.kind === 'add') return;
