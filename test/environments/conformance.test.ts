@@ -124,6 +124,30 @@ for (const { engine, reason } of availability) {
       expect(listing.output).toBe('one\nthree\nc.txt\n');
     });
 
+    test("an update writes exactly the file's bytes: BOM, CRLF, UTF-8, no final newline, the kept ranges as they were", async () => {
+      const kept = Array.from({ length: 1000 }, (_, index) => `línea ${index}\r\n`).join('');
+      const original = Buffer.from(`\uFEFF${kept}middle\r\n${kept}end without newline`, 'utf8');
+      const made = await prepared.probe(`mkdir exact && printf '%s' '${original.toString('base64')}' | base64 -d > exact/big.txt`);
+      expect(made).toEqual({ exitCode: 0, output: '' });
+      // A host of its own, so this edit does not count towards the suite host's edits before verification.
+      const editor = createToolHost({
+        environment: await prepared.environment(),
+        shellProfile: 'unix_like',
+        tokenizer: approximateTokenizer,
+      });
+      try {
+        const updated = await editor.call('apply_patch', {
+          input: patch('*** Update File: exact/big.txt\n@@\n-middle\n+centre\n+añadida'),
+        });
+        expect(updated.ok).toBe(true);
+      } finally {
+        await editor.close();
+      }
+      const expected = Buffer.from(`\uFEFF${kept}centre\r\nañadida\r\n${kept}end without newline`, 'utf8');
+      const listing = await prepared.probe('base64 exact/big.txt | tr -d "\\n"; echo; ls -a exact');
+      expect(listing.output).toBe(`${expected.toString('base64')}\n.\n..\nbig.txt\n`);
+    });
+
     test('with durability process, a multi-file edit commits as by default and leaves nothing of its journal', async () => {
       const unflushed = createToolHost({
         environment: await prepared.environment('process'),

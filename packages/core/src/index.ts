@@ -56,6 +56,7 @@ export type {
   WorkspaceDurability,
 } from './workspace.js';
 export { controlCharacterProblem, normalizeWorkspacePath, resolveWorkspacePath, type WorkspacePathCheck } from './workspace-path.js';
+export { fileBytesLength, isPieces, joinFileBytes, type FileBytes } from './file-bytes.js';
 export { createMemoryWorkspace, type MemoryWorkspace, type MemoryFileInput } from './memory-workspace.js';
 export { createMemorySpool, type Spool, type SpoolWriter, type MemorySpool } from './spool.js';
 export type { ShellKind, ToolContext, ToolImplementation } from './tool-implementation.js';

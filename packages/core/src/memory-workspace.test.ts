@@ -21,6 +21,15 @@ describe('createMemoryWorkspace', () => {
     expect(ws.snapshot()).toEqual({ 'README.md': '# x', 'new/deep/c.txt': 'c', 'src/lib/b.ts': 'b' });
   });
 
+  it('writes a file given as pieces as their bytes in order, and keeps no view of them', async () => {
+    const ws = createMemoryWorkspace({});
+    const first = new TextEncoder().encode('one\n');
+    await ws.writeFile('joined.txt', [first, new Uint8Array(0), new TextEncoder().encode('two\n')]);
+    await ws.writeFile('single.txt', [first]);
+    first.set(new TextEncoder().encode('ONE'));
+    expect(ws.snapshot()).toEqual({ 'joined.txt': 'one\ntwo\n', 'single.txt': 'one\n' });
+  });
+
   it('keeps a file mode across writes unless one is given', async () => {
     const ws = createMemoryWorkspace({ 'run.sh': { content: 'x', mode: 0o755 } });
     await ws.writeFile('run.sh', new TextEncoder().encode('y'));

@@ -1,3 +1,4 @@
+import { joinFileBytes } from './file-bytes.js';
 import { createMemoryTree, normalize, notFound, parentOf } from './memory-tree.js';
 import type { Workspace, WorkspaceDirEntry, WorkspaceRealPath } from './workspace.js';
 
@@ -62,7 +63,7 @@ export function createMemoryWorkspace(files: Record<string, MemoryFileInput> = {
         : path.slice(path.lastIndexOf('/') + 1);
       const finalPath = links.has(target) ? real(target) : target;
       if (dirs.has(finalPath)) throw Object.assign(new Error(`EISDIR: '${path}' is a directory`), { code: 'EISDIR' });
-      tree.put(finalPath, data.slice(), options?.mode ?? fileMap.get(finalPath)?.mode ?? 0o644);
+      tree.put(finalPath, joinFileBytes(data).slice(), options?.mode ?? fileMap.get(finalPath)?.mode ?? 0o644);
     },
     async remove(path) {
       const own = ownPath(path);

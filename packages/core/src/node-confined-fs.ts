@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, existsSync, promises as fs, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { isPieces, type FileBytes } from './file-bytes.js';
 import { optional } from './node-optional.js';
 
 const PROC_FD = '/proc/self/fd';
@@ -78,19 +79,27 @@ async function locate(root: string, realRoot: string, path: string, create: bool
 }
 
 /** Writes a new temp file; with `durable`, its data is on disk before it returns. */
-export async function writeTemp(temp: string, data: Uint8Array, mode: number | undefined, durable: boolean): Promise<void> {
-  if (!durable) {
-    await fs.writeFile(temp, data, mode === undefined ? { flag: 'wx' } : { flag: 'wx', mode });
-  } else {
-    const handle = await fs.open(temp, 'wx', mode);
-    try {
-      await handle.writeFile(data);
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
+export async function writeTemp(temp: string, data: FileBytes, mode: number | undefined, durable: boolean): Promise<void> {
+  const handle = await fs.open(temp, 'wx', mode);
+  try {
+    await writeWhole(handle, data);
+    if (durable) await handle.datasync();
+  } finally {
+    await handle.close();
   }
   if (mode !== undefined) await fs.chmod(temp, mode);
+}
+
+/** Writes all of `data` from the start of a new file; pieces go in one gathered write, continued if it falls short. */
+async function writeWhole(handle: fs.FileHandle, data: FileBytes): Promise<void> {
+  if (!isPieces(data)) return handle.writeFile(data);
+  let pieces = data.filter((piece) => piece.length > 0);
+  while (pieces.length > 0) {
+    let { bytesWritten } = await handle.writev(pieces);
+    if (bytesWritten === 0) throw Object.assign(new Error('EIO: a write made no progress'), { code: 'EIO' });
+    while (pieces.length > 0 && bytesWritten >= pieces[0]!.length) bytesWritten -= pieces.shift()!.length;
+    if (bytesWritten > 0) pieces = [pieces[0]!.subarray(bytesWritten), ...pieces.slice(1)];
+  }
 }
 
 /**
@@ -102,7 +111,7 @@ export async function confinedWriteFile(
   root: string,
   realRoot: string,
   path: string,
-  data: Uint8Array,
+  data: FileBytes,
   mode: number | undefined,
   durable = false,
   tempName = `.${randomBytes(6).toString('hex')}.toolhost.tmp`,

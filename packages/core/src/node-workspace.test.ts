@@ -36,6 +36,20 @@ describe('createNodeWorkspace', () => {
     expect(readdirSync(join(root, 'a/b'))).toEqual(['c.txt']);
   });
 
+  it('writes a file given as pieces byte for byte, more pieces than one gathered write takes, flushed or not', async () => {
+    const ws = createNodeWorkspace(root);
+    // 3000 pieces (over IOV_MAX, 1024) of 0 to 6 bytes, empty ones included, every byte value present.
+    const pieces = Array.from({ length: 3000 }, (_, index) => Uint8Array.from({ length: index % 7 }, (_, at) => (index * 7 + at) % 256));
+    const expected = Buffer.concat(pieces);
+    for (const durable of [false, true]) {
+      await ws.writeFile(`pieces/${durable ? 'durable' : 'plain'}.bin`, pieces, { durable });
+      expect(readFileSync(join(root, `pieces/${durable ? 'durable' : 'plain'}.bin`)).equals(expected)).toBe(true);
+    }
+    await ws.writeFile('pieces/empty.bin', [new Uint8Array(0), new Uint8Array(0)]);
+    expect(readFileSync(join(root, 'pieces/empty.bin')).length).toBe(0);
+    expect(readdirSync(join(root, 'pieces')).sort()).toEqual(['durable.bin', 'empty.bin', 'plain.bin']);
+  });
+
   it('writes durably with the folder flush deferred, then flushes each folder holding a path once', async () => {
     const ws = createNodeWorkspace(root);
     const bytes = new TextEncoder().encode('flushed\n');

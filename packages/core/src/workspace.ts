@@ -1,3 +1,4 @@
+import type { FileBytes } from './file-bytes.js';
 import type { FileContentQuery } from './ripgrep-arguments.js';
 
 /** What a workspace entry is. */
@@ -78,7 +79,8 @@ export interface Workspace {
   realpath(path: string): Promise<WorkspaceRealPath | undefined>;
   readFile(path: string): Promise<Uint8Array>;
   /**
-   * Writes atomically (temp file + rename in the same folder), creating parent folders. With `durable`, the data and the
+   * Writes atomically (temp file + rename in the same folder), creating parent folders; `data` given as pieces is
+   * written as the pieces one after another. With `durable`, the data and the
    * folder entry are flushed to disk before it returns (where the workspace can). `tempName` names the temp file (a
    * plain file name, unique to the caller) so a journal can find it after a crash; default a random name. With
    * `durable` and `deferFolderSync`, only the data is flushed: the caller flushes the folder with
@@ -86,7 +88,7 @@ export interface Workspace {
    */
   writeFile(
     path: string,
-    data: Uint8Array,
+    data: FileBytes,
     options?: { mode?: number; durable?: boolean; tempName?: string; deferFolderSync?: boolean },
   ): Promise<void>;
   /**

@@ -76,6 +76,26 @@ describe('apply_patch on a real folder', () => {
     expect(statSync(join(root, 'run.sh')).mode & 0o777).toBe(0o755);
   });
 
+  it('writes an updated file as pieces: the old bytes of the kept ranges and the new lines, exact on disk', async () => {
+    const kept = Array.from({ length: 2000 }, (_, index) => `línea ${index}\r\n`).join('');
+    writeFileSync(join(root, 'big.txt'), Buffer.from(`\uFEFF${kept}middle\r\n${kept}end without newline`, 'utf8'));
+    const written: unknown[] = [];
+    const recording: Workspace = {
+      ...workspace,
+      writeFile: (path, data, options) => {
+        written.push(data);
+        return workspace.writeFile(path, data, options);
+      },
+    };
+    const result = await applyPatch(recording, patch('*** Update File: big.txt', '@@', '-middle', '+centre', '+añadida'));
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(root, 'big.txt'))).toEqual(
+      Buffer.from(`\uFEFF${kept}centre\r\nañadida\r\n${kept}end without newline`, 'utf8'),
+    );
+    const update = written.find(Array.isArray) as Uint8Array[] | undefined;
+    expect(update?.map((piece) => piece.length)).toEqual([3, Buffer.byteLength(kept), 18, Buffer.byteLength(kept) + 19]);
+  });
+
   it('keeps the mode of a moved file', async () => {
     writeFileSync(join(root, 'tool'), 'x\n');
     chmodSync(join(root, 'tool'), 0o700);

@@ -1,4 +1,4 @@
-import { ErrorCode, type Workspace } from '@toolhost/core';
+import { ErrorCode, joinFileBytes, type FileBytes, type Workspace } from '@toolhost/core';
 import type { EditPhrases } from './edit-phrases.js';
 import { resolveTarget, type ResolvedTarget } from './resolve-target.js';
 import { decodeText, type TextDocument } from './text-document.js';
@@ -19,8 +19,8 @@ export interface FileRecord {
   key: string;
   before: Uint8Array | undefined;
   beforeMode: number | undefined;
-  /** Current content in the plan; undefined when absent. */
-  bytes: Uint8Array | undefined;
+  /** Current content in the plan (whole, or in pieces after an edit); undefined when absent. */
+  bytes: FileBytes | undefined;
   /** Decoded current content, kept to avoid re-decoding. */
   document?: TextDocument;
   mode: number | undefined;
@@ -89,7 +89,7 @@ export class PlanOverlay {
   /** The file's text as lines, decoded once; or why it is not UTF-8 text. */
   documentOf(file: FileRecord, path: string): { document: TextDocument } | { message: string } {
     if (file.document) return { document: file.document };
-    const decoded = decodeText(file.bytes!);
+    const decoded = decodeText(joinFileBytes(file.bytes!));
     const { edit, shell } = this.phrases.vocabulary;
     if (!decoded.ok)
       return { message: `${path} was not changed: ${decoded.message}. ${edit} only edits UTF-8 text files; use ${shell} for other files.` };
@@ -107,7 +107,7 @@ export class PlanOverlay {
     const linkTarget = await this.workspace.readLink?.(target.path);
     this.records.set(target.path, {
       key: target.path,
-      before: file.bytes,
+      before: file.bytes === undefined ? undefined : joinFileBytes(file.bytes),
       beforeMode: file.mode,
       bytes: undefined,
       mode: undefined,

@@ -1,4 +1,4 @@
-import { ErrorCode, type Workspace } from '@toolhost/core';
+import { ErrorCode, type FileBytes, type Workspace } from '@toolhost/core';
 import { concurrencyOf, runBounded } from './bounded-concurrency.js';
 import type { DiffEntry } from './diff-entry.js';
 import { editPhrases, type EditPhrases } from './edit-phrases.js';
@@ -23,7 +23,8 @@ export interface FileChange {
   key: string;
   before: Uint8Array | undefined;
   beforeMode: number | undefined;
-  after: Uint8Array | undefined;
+  /** The new content, whole or in pieces written one after another. */
+  after: FileBytes | undefined;
   /** Mode for the written file (the original's, or the move source's). */
   mode: number | undefined;
   /**

@@ -1,5 +1,5 @@
 import type { LineList, TextLines } from './document-lines.js';
-import { encodeText, plainBytes, TextDocument, type TextLine } from './text-document.js';
+import { encodeText, TextDocument, type TextLine } from './text-document.js';
 
 /** A run of the new document: old lines `[from, to)` kept as they are, or new lines. */
 export type SplicePiece = { from: number; to: number } | { lines: TextLine[] };
@@ -93,8 +93,8 @@ export function spliceDocument(
     const byteAt = byteOffsets(document, source);
     const chunks: Uint8Array[] = document.bom ? [source.subarray(0, BOM_BYTES)] : [];
     for (const part of parts) chunks.push(typeof part === 'string' ? encodeText(part) : source.subarray(byteAt(part[0]), byteAt(part[1])));
-    const bytes = plainBytes(Buffer.concat(chunks));
-    return { document: new TextDocument(document.bom, undefined, eol, bytes), lines: new SplicedLines(old, pieces, eol) };
+    // The pieces stay pieces: a file of many MiB changed in one line is written without a copy of it in memory.
+    return { document: new TextDocument(document.bom, undefined, eol, chunks), lines: new SplicedLines(old, pieces, eol) };
   }
   let text = '';
   for (const part of parts) text += typeof part === 'string' ? part : document.text.slice(part[0], part[1]);

@@ -1,3 +1,4 @@
+import { fileBytesLength, isPieces, joinFileBytes, type FileBytes } from '@toolhost/core';
 import { ByteLines, DocumentLines, type TextLines } from './document-lines.js';
 
 /** A line ending as found in a file; `''` only for a last line without a final newline. */
@@ -11,25 +12,34 @@ export interface TextLine {
 
 /**
  * A decoded UTF-8 text file: its text and what must be preserved when it is written back. Lines are an offset table
- * over the text, made on first use; `bytes`, when known, are the document's exact encoding, so an unchanged range
- * can be copied rather than encoded again. A document made from bytes alone (valid UTF-8) keeps its lines as offsets
- * into the bytes and decodes its whole text only if asked for it.
+ * over the text, made on first use; `content`, when known, is the document's exact encoding (whole, or as pieces an
+ * edit made of the old file's ranges and its new lines), so an unchanged range can be copied rather than encoded
+ * again and a new file written without joining its pieces. A document made from bytes alone (valid UTF-8) keeps its
+ * lines as offsets into the bytes and decodes its whole text only if asked for it.
  */
 export class TextDocument {
   private table?: TextLines;
   private majority?: '\n' | '\r\n';
   private decoded?: string;
+  private whole?: Uint8Array;
 
   constructor(
     readonly bom: boolean,
-    /** The text without its BOM; undefined when `bytes` hold it (then decoded on first use). */
+    /** The text without its BOM; undefined when `content` holds it (then decoded on first use). */
     text: string | undefined,
     majorityEol?: '\n' | '\r\n',
-    readonly bytes?: Uint8Array,
+    /** The exact encoding, BOM included, whole or as pieces. */
+    readonly content?: FileBytes,
   ) {
-    if (text === undefined && bytes === undefined) throw new TypeError('a document needs its text or its bytes');
+    if (text === undefined && content === undefined) throw new TypeError('a document needs its text or its bytes');
     this.decoded = text;
     this.majority = majorityEol;
+  }
+
+  /** The exact encoding in one array (pieces joined on first use); undefined when only the text is known. */
+  get bytes(): Uint8Array | undefined {
+    if (this.content === undefined) return undefined;
+    return (this.whole ??= joinFileBytes(this.content));
   }
 
   /** The text without its BOM. */
@@ -141,15 +151,28 @@ function joinLines(lines: readonly TextLine[]): string {
   return text;
 }
 
-/** Encodes a document back to bytes, restoring its BOM. */
-export function encodeDocument(document: TextDocument): Uint8Array {
-  return document.bytes ?? encodeText((document.bom ? BOM : '') + document.text);
+/** Encodes a document back to bytes, restoring its BOM; a document made of pieces stays in pieces. */
+export function encodeDocument(document: TextDocument): FileBytes {
+  return document.content ?? encodeText((document.bom ? BOM : '') + document.text);
 }
 
-/** True when both hold the same bytes (compared natively where Buffer exists). */
-export function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+/** True when both hold the same bytes, whole or in pieces (compared natively where Buffer exists). */
+export function sameBytes(a: FileBytes | undefined, b: FileBytes | undefined): boolean {
   if (a === b) return true;
-  if (!a || !b || a.length !== b.length) return false;
+  if (!a || !b || fileBytesLength(a) !== fileBytesLength(b)) return false;
+  if (isPieces(a) && isPieces(b)) return sameWholeBytes(joinFileBytes(a), joinFileBytes(b));
+  // Pieces are compared with the ranges of the whole they stand for, so comparing joins nothing.
+  const [pieces, whole] = isPieces(a) ? [a, b as Uint8Array] : isPieces(b) ? [b, a] : [[a], b];
+  let at = 0;
+  for (const piece of pieces) {
+    if (!sameWholeBytes(piece, whole.subarray(at, at + piece.length))) return false;
+    at += piece.length;
+  }
+  return true;
+}
+
+function sameWholeBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
   const buffer = bufferOf(a);
   if (buffer) return buffer.equals(b);
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

@@ -113,6 +113,18 @@ describe('inputArchive', () => {
 });
 
 describe('namedArchive', () => {
+  it('holds a file given as pieces exactly as the same file given whole, pieces of every size included', () => {
+    const whole = binaryBytes();
+    const pieces = [whole.subarray(0, 0), whole.subarray(0, 511), whole.subarray(511, 513), whole.subarray(513, 513), whole.subarray(513)];
+    const entries = (file: Uint8Array | readonly Uint8Array[]) => [
+      { path: 'a/pieces.bin', file },
+      { path: 'b.txt', file: Buffer.from('after\n') },
+    ];
+    const fromPieces = namedArchive(entries(pieces))!;
+    expect(fromPieces.equals(namedArchive(entries(whole))!)).toBe(true);
+    expect(fromPieces.subarray(124, 136).toString('latin1')).toBe('00000001750\0');
+  });
+
   const deep = `${'a-folder-name-of-some-length/'.repeat(5)}file-with-a-name-of-its-own.txt`;
   const utf8 = 'dossier/été/fichier – ünïcode.txt';
 

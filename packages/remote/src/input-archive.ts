@@ -1,3 +1,5 @@
+import { fileBytesLength, isPieces, type FileBytes } from '@toolhost/core';
+
 /** Bytes of a tar block. */
 const BLOCK = 512;
 
@@ -36,7 +38,7 @@ export function inputArchive(files: readonly Uint8Array[]): Buffer {
 }
 
 /** A ustar archive of regular files at the paths given, in order; undefined when a path does not fit (see {@link ustarName}). */
-export function namedArchive(entries: ReadonlyArray<{ path: string; file: Uint8Array }>): Buffer | undefined {
+export function namedArchive(entries: ReadonlyArray<{ path: string; file: FileBytes }>): Buffer | undefined {
   return archive(entries);
 }
 
@@ -50,11 +52,12 @@ export function linkArchive(entries: ReadonlyArray<{ path: string; existing: str
   return archive(entries.map((entry, index) => ({ path: entry.path, file: new Uint8Array(0), linkTo: targets[index]! })));
 }
 
-function archive(entries: ReadonlyArray<{ path: string; file: Uint8Array; linkTo?: Buffer }>): Buffer | undefined {
+function archive(entries: ReadonlyArray<{ path: string; file: FileBytes; linkTo?: Buffer }>): Buffer | undefined {
   const names = entries.map((entry) => ustarName(entry.path));
   if (names.some((name) => name === undefined)) return undefined;
   const parts: Buffer[] = [];
   entries.forEach(({ file, linkTo }, index) => {
+    const size = fileBytesLength(file);
     const header = Buffer.alloc(BLOCK);
     const { prefix, name } = names[index]!;
     name.copy(header, 0);
@@ -62,7 +65,7 @@ function archive(entries: ReadonlyArray<{ path: string; file: Uint8Array; linkTo
     field(header, 100, 8, octal(0o600, 8));
     field(header, 108, 8, octal(0, 8));
     field(header, 116, 8, octal(0, 8));
-    field(header, 124, 12, octal(file.byteLength, 12));
+    field(header, 124, 12, octal(size, 12));
     field(header, 136, 12, octal(0, 12));
     field(header, 148, 8, '        ');
     field(header, 156, 1, linkTo === undefined ? '0' : '1');
@@ -72,8 +75,9 @@ function archive(entries: ReadonlyArray<{ path: string; file: Uint8Array; linkTo
     let sum = 0;
     for (const byte of header) sum += byte;
     field(header, 148, 8, `${sum.toString(8).padStart(6, '0')}\0 `);
-    parts.push(header, Buffer.from(file.buffer, file.byteOffset, file.byteLength));
-    const padding = (BLOCK - (file.byteLength % BLOCK)) % BLOCK;
+    parts.push(header);
+    for (const piece of isPieces(file) ? file : [file]) parts.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+    const padding = (BLOCK - (size % BLOCK)) % BLOCK;
     if (padding > 0) parts.push(Buffer.alloc(padding));
   });
   parts.push(Buffer.alloc(BLOCK * 2));

@@ -1,3 +1,4 @@
+import type { FileBytes } from '@toolhost/core';
 import { linkArchive, namedArchive } from './input-archive.js';
 import {
   LINK_MANY_SCRIPT,
@@ -13,7 +14,7 @@ import { batchInputsUnsaved, splitBatchOutput } from './script-steps.js';
 /** One write of {@link writeMany}: the arguments of the one-file write helper (target first) and the bytes. */
 export interface WriteRequest {
   args: string[];
-  data: Uint8Array;
+  data: FileBytes;
 }
 
 function repeats(paths: readonly string[]): boolean {

@@ -17,6 +17,7 @@ import { LOCAL_SHELLS as SHELLS, type LocalShell as Shell } from './__fixtures__
 import { describe, expect, it } from 'vitest';
 import { skipWhen } from '../../../test/skip-reason.js';
 import { LINK_SCRIPT, REMOVE_SCRIPT, WRITE_SCRIPT } from './file-scripts.js';
+import { joinFileBytes } from '@toolhost/core';
 import { namedArchive } from './input-archive.js';
 import { linkMany, removeMany, writeMany, type WriteRequest } from './many-file-calls.js';
 import { LINK_TAR_SCRIPT, WRITE_MANY_SCRIPT, writeArchiveName } from './many-file-scripts.js';
@@ -168,7 +169,7 @@ async function compareWrites(shell: Shell, setup: (root: string) => void, writes
     setup,
     writeRequests(writes),
     writeMany,
-    (run, request) => run(WRITE_SCRIPT, request.args, request.data),
+    (run, request) => run(WRITE_SCRIPT, request.args, joinFileBytes(request.data)),
     { umask: '022', ...options },
   );
   return { ...compared, codes: compared.outcomes.map((outcome) => outcome.exitCode) };

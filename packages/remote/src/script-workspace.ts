@@ -1,4 +1,5 @@
 import {
+  joinFileBytes,
   parseRipgrepFileList,
   ripgrepFileListArguments,
   type Workspace,
@@ -64,7 +65,7 @@ const BATCHED_CONCURRENCY = 64;
  * with `runProcess`, which hands the bytes over raw).
  */
 function changeCalls(run: ScriptRunner, abs: (path: string) => string, runProcess: ScriptRunner | undefined, gathered: boolean) {
-  const writeOne = (request: WriteRequest) => run(WRITE_SCRIPT, request.args, request.data);
+  const writeOne = (request: WriteRequest) => run(WRITE_SCRIPT, request.args, joinFileBytes(request.data));
   // A write made alone takes the many-file helper too: its temp file is unpacked in place, fewer commands than one.
   const writeAlone = (process: ScriptRunner) => async (request: WriteRequest) =>
     (await writeMany(process, [request]))?.[0] ?? writeOne(request);

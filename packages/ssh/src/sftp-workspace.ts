@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SFTPWrapper, Stats } from 'ssh2';
 import {
+  joinFileBytes,
   parseRipgrepFileList,
   ripgrepFileListArguments,
   type Workspace,
@@ -198,7 +199,8 @@ export function createSftpWorkspace(
         await ensureFolder(sftp, folder);
         const mode = options?.mode ?? (existing ? existing.mode & 0o7777 : 0o644);
         const temp = `${folder}/${options?.tempName ?? `.${randomBytes(6).toString('hex')}.toolhost.tmp`}`;
-        const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+        const whole = joinFileBytes(data);
+        const bytes = Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength);
         try {
           await writeWhole(sftp, temp, bytes, mode, flush && options?.durable === true);
           await call<void>((done) => sftp.chmod(temp, mode, done));
