@@ -84,12 +84,15 @@ export interface Workspace {
    * folder entry are flushed to disk before it returns (where the workspace can). `tempName` names the temp file (a
    * plain file name, unique to the caller) so a journal can find it after a crash; default a random name. With
    * `durable` and `deferFolderSync`, only the data is flushed: the caller flushes the folder with
-   * {@link Workspace.syncFolders}, so writes to one folder share one folder flush.
+   * {@link Workspace.syncFolders}, so writes to one folder share one folder flush. With `tempName` and `tempFolder`,
+   * the temp may instead be a folder of that name holding the file under the target's name, so a remote workspace
+   * moves the files written together into their folder with one command; whoever removes a temp left by a crash
+   * then removes the folder and what it holds.
    */
   writeFile(
     path: string,
     data: FileBytes,
-    options?: { mode?: number; durable?: boolean; tempName?: string; deferFolderSync?: boolean },
+    options?: { mode?: number; durable?: boolean; tempName?: string; deferFolderSync?: boolean; tempFolder?: boolean },
   ): Promise<void>;
   /**
    * Flushes to disk, once each, the folders holding `paths` (where {@link Workspace.writeFile} of a path writes: the

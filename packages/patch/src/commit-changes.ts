@@ -38,8 +38,11 @@ async function perform(workspace: Workspace, step: Step, journaledTemp?: string)
     // A journaled write is flushed and uses the temp name its journal gives, so a crash leaves nothing unknown; its
     // folder is flushed once for the whole commit where the workspace can (see `syncTouchedFolders`).
     const deferFolderSync = workspace.syncFolders !== undefined;
+    // Its temp may be a folder (the journal's recovery removes either), so a remote renames a folder's files at once.
     const journaled =
-      journaledTemp === undefined ? {} : { durable: true, tempName: journaledTemp, ...(deferFolderSync ? { deferFolderSync } : {}) };
+      journaledTemp === undefined
+        ? {}
+        : { durable: true, tempName: journaledTemp, tempFolder: true, ...(deferFolderSync ? { deferFolderSync } : {}) };
     const options = change.mode === undefined ? journaled : { mode: change.mode, ...journaled };
     await workspace.writeFile(change.key, change.after, Object.keys(options).length === 0 ? undefined : options);
   } else if (!change.removeLink) await workspace.remove(change.key);

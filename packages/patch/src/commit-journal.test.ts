@@ -129,6 +129,33 @@ describe('the commit journal', () => {
     expect(next.output).toBe('Success. Updated the following files:\nD probe.txt\n');
   });
 
+  it('rolls back a commit stopped while writing whose temps are folders: each folder goes with the file in it', async () => {
+    writeFileSync(join(root, 'a.txt'), 'a\n');
+    linkSync(join(root, 'a.txt'), join(root, '.j3-0.toolhost.old'));
+    mkdirSync(join(root, '.j3-0.toolhost.tmp'));
+    writeFileSync(join(root, '.j3-0.toolhost.tmp', 'a.txt'), 'half');
+    // Its file already moved into place, the folder left empty.
+    writeFileSync(join(root, 'b.txt'), 'new b\n');
+    writeFileSync(join(root, '.j3-1.toolhost.old'), 'old b\n');
+    mkdirSync(join(root, '.j3-1.toolhost.tmp'));
+    mkdirSync(join(root, 'n', '.j3-2.toolhost.tmp'), { recursive: true });
+    writeFileSync(join(root, 'n', '.j3-2.toolhost.tmp', 'new.txt'), 'unpacked');
+    await leaveJournal({
+      id: 'j3',
+      phase: 'writing',
+      entries: [
+        { key: 'a.txt', backup: '.j3-0.toolhost.old', temp: '.j3-0.toolhost.tmp' },
+        { key: 'b.txt', backup: '.j3-1.toolhost.old', temp: '.j3-1.toolhost.tmp' },
+        { key: 'n/new.txt', temp: '.j3-2.toolhost.tmp', createsFolders: ['n'] },
+      ],
+    });
+    const result = await applyPatch(workspace, probe);
+    expect(result.ok).toBe(true);
+    expect(read('a.txt')).toBe('a\n');
+    expect(read('b.txt')).toBe('old b\n');
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'b.txt', 'probe.txt']);
+  });
+
   it('completes a commit stopped after writing every file: its backups go, its files stand', async () => {
     writeFileSync(join(root, 'a.txt'), 'new a\n');
     writeFileSync(join(root, '.j2-0.toolhost.old'), 'old a\n');

@@ -54,13 +54,19 @@ function folderOf(key: string): string {
   return slash < 0 ? '' : key.slice(0, slash + 1);
 }
 
-/** Removes the temp files a crash left mid-write. */
+/** Removes the temp files a crash left mid-write: a temp file, or a temp folder and the file in it. */
 async function dropTemps(workspace: Workspace, journal: CommitJournal): Promise<void> {
   await runBounded(journal.entries.length, concurrencyOf(workspace), async (index) => {
     const entry = journal.entries[index]!;
     if (!entry.temp) return;
     const temp = `${folderOf(entry.key)}${entry.temp}`;
-    if (await exists(workspace, temp)) await workspace.remove(temp);
+    const found = await workspace.lstat(temp);
+    if (found?.kind !== 'directory') {
+      if (found) await workspace.remove(temp);
+      return;
+    }
+    for (const inside of await workspace.readdir(temp)) await workspace.remove(`${temp}/${inside.name}`);
+    await workspace.removeEmptyDirectory?.(temp);
   });
 }
 

@@ -37,17 +37,21 @@ describe('writeMany', () => {
     await writeMany(run, [
       { args: ['/a', '.t0', '', '', ''], data: data[0]! },
       { args: ['/b c', '.t1', '600', '1', ''], data: data[1]! },
-      { args: ['/d', '.t2', '', '1', '1'], data: data[2]! },
+      { args: ['/d', '.t2', '', '1', '1'], data: data[2]!, tempFolder: true },
     ]);
     expect(calls).toHaveLength(1);
     const [call] = calls;
     expect(call!.script).toBe(WRITE_MANY_SCRIPT);
     expect(call!.args[0]).toMatch(/^:toolhost-[0-9a-f]{16}:$/);
-    expect(call!.args.slice(1)).toEqual(['/a', '.t0', '', '', '', '/b c', '.t1', '600', '1', '', '/d', '.t2', '', '1', '1']);
+    expect(call!.args.slice(1)).toEqual([
+      ...['/a', '.t0', '', '', '', ''],
+      ...['/b c', '.t1', '600', '1', '', ''],
+      ...['/d', '.t2', '', '1', '1', '1'],
+    ]);
     const archive = namedArchive([
       { path: '.t0', file: data[0]! },
       { path: '.t1', file: data[1]! },
-      { path: '.t2', file: data[2]! },
+      { path: '.t2/d', file: data[2]! },
     ]);
     expect(Buffer.from(call!.input!).equals(archive!)).toBe(true);
   });

@@ -15,6 +15,8 @@ import { batchInputsUnsaved, splitBatchOutput } from './script-steps.js';
 export interface WriteRequest {
   args: string[];
   data: FileBytes;
+  /** The temp may be a folder of the temp name holding the file (see {@link WRITE_MANY_SCRIPT}). */
+  tempFolder?: boolean;
 }
 
 function repeats(paths: readonly string[]): boolean {
@@ -33,11 +35,15 @@ export async function writeMany(runProcess: ScriptRunner, requests: readonly Wri
   const targets = requests.map((request) => request.args[0]!);
   if (repeats(targets) || targets.some((target) => !target.startsWith('/'))) return undefined;
   const archive = namedArchive(
-    requests.map((request) => ({ path: writeArchiveName(request.args[0]!, request.args[1]!), file: request.data })),
+    requests.map((request) => ({
+      path: writeArchiveName(request.args[0]!, request.args[1]!, request.tempFolder),
+      file: request.data,
+    })),
   );
   if (!archive) return undefined;
   const marker = newTrailerMarker();
-  const outcome = await runProcess(WRITE_MANY_SCRIPT, [marker, ...requests.flatMap((request) => request.args)], archive);
+  const args = requests.flatMap((request) => [...request.args, request.tempFolder ? '1' : '']);
+  const outcome = await runProcess(WRITE_MANY_SCRIPT, [marker, ...args], archive);
   if (batchInputsUnsaved(outcome.stdout, marker)) return undefined;
   return splitBatchOutput(outcome.stdout, outcome.stderr, marker, requests.length, outcome.stderr || LOST);
 }

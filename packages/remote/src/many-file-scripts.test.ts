@@ -154,24 +154,32 @@ interface Write {
   defer?: boolean;
 }
 
-function writeRequests(writes: readonly Write[]): (root: string) => WriteRequest[] {
+function writeRequests(writes: readonly Write[], tempFolder = false): (root: string) => WriteRequest[] {
   return (root) =>
     writes.map((write, index) => ({
+      tempFolder,
       args: [`${root}/${write.target}`, `.w${index}.toolhost.tmp`, write.mode ?? '', write.durable ? '1' : '', write.defer ? '1' : ''],
       data: typeof write.data === 'string' ? Buffer.from(write.data, 'latin1') : write.data,
     }));
 }
 
-/** Writes with {@link writeMany}, compared with WRITE_SCRIPT run for each file; returns the exit codes. */
+/**
+ * Writes with {@link writeMany}, compared with WRITE_SCRIPT run for each file, once with temp files and once with
+ * temp folders (renamed by one mv a folder); returns the exit codes and folder of the second.
+ */
 async function compareWrites(shell: Shell, setup: (root: string) => void, writes: readonly Write[], options: RunOptions = {}) {
-  const compared = await compareWithOneFile(
-    shell,
-    setup,
-    writeRequests(writes),
-    writeMany,
-    (run, request) => run(WRITE_SCRIPT, request.args, joinFileBytes(request.data)),
-    { umask: '022', ...options },
-  );
+  const compare = (tempFolder: boolean) =>
+    compareWithOneFile(
+      shell,
+      setup,
+      writeRequests(writes, tempFolder),
+      writeMany,
+      (run, request) => run(WRITE_SCRIPT, request.args, joinFileBytes(request.data)),
+      { umask: '022', ...options },
+    );
+  const plain = await compare(false);
+  const compared = await compare(true);
+  expect(compared.outcomes.map((outcome) => outcome.exitCode)).toEqual(plain.outcomes.map((outcome) => outcome.exitCode));
   return { ...compared, codes: compared.outcomes.map((outcome) => outcome.exitCode) };
 }
 
@@ -441,20 +449,24 @@ for (const shell of SHELLS) {
       expect(tree(root).map((entry) => entry.path)).toEqual(['a', 'a/b', 'a/b/one', 'a/b/real', 'a/folder', 'a/link', 'a/plain', 'top']);
     });
 
-    it('renames nothing when its input lacks a file: removes what it unpacked and says its inputs were not saved', async () => {
-      const root = freshFolder();
-      file(join(root, 'second'), 'untouched');
-      const { run, tmp } = localRunner(shell);
-      const marker = newTrailerMarker();
-      const args = [`${root}/first`, '.a.toolhost.tmp', '', '', '', `${root}/second`, '.b.toolhost.tmp', '', '', ''];
-      // Two files, an archive of the first one's temp file only.
-      const archive = namedArchive([{ path: writeArchiveName(`${root}/first`, '.a.toolhost.tmp'), file: Buffer.from('only one') }]);
-      const outcome = await run(WRITE_MANY_SCRIPT, [marker, ...args], archive);
-      expect(outcome.stdout.toString('latin1')).toBe(`${marker}inputs\n`);
-      expect(outcome.exitCode).toBe(0);
-      expect(tree(root)).toEqual([{ path: 'second', kind: 'file', mode: '644', links: 1, bytes: 'untouched' }]);
-      expect(readdirSync(tmp)).toEqual([]);
-    });
+    for (const folder of ['', '1']) {
+      const named = folder ? ', temp folders' : '';
+      it(`renames nothing when its input lacks a file: removes what it unpacked and says its inputs were not saved${named}`, async () => {
+        const root = freshFolder();
+        file(join(root, 'second'), 'untouched');
+        const { run, tmp } = localRunner(shell);
+        const marker = newTrailerMarker();
+        const args = [`${root}/first`, '.a.toolhost.tmp', '', '', '', folder, `${root}/second`, '.b.toolhost.tmp', '', '', '', folder];
+        // Two files, an archive of the first one's temp file only.
+        const path = writeArchiveName(`${root}/first`, '.a.toolhost.tmp', folder === '1');
+        const archive = namedArchive([{ path, file: Buffer.from('only one') }]);
+        const outcome = await run(WRITE_MANY_SCRIPT, [marker, ...args], archive);
+        expect(outcome.stdout.toString('latin1')).toBe(`${marker}inputs\n`);
+        expect(outcome.exitCode).toBe(0);
+        expect(tree(root)).toEqual([{ path: 'second', kind: 'file', mode: '644', links: 1, bytes: 'untouched' }]);
+        expect(readdirSync(tmp)).toEqual([]);
+      });
+    }
 
     it('needs no temporary folder: its temp files are unpacked beside their targets', async () => {
       const root = freshFolder();
@@ -486,18 +498,22 @@ for (const shell of SHELLS) {
       expect(readFileSync(join(root, deep, name), 'utf8')).toBe('deep and long');
     });
 
-    it('writes nothing, says its inputs were not saved and removes its folder, when the input is not a tar', async () => {
-      const root = freshFolder();
-      const { run, tmp } = localRunner(shell);
-      const marker = newTrailerMarker();
-      const outcome = await run(WRITE_MANY_SCRIPT, [marker, `${root}/file`, '.t.toolhost.tmp', '', '', ''], Buffer.from('not a tar\n'));
-      expect(outcome.stdout.toString('latin1')).toBe(`${marker}inputs\n`);
-      expect(outcome.stderr).toBe('');
-      expect(outcome.exitCode).toBe(0);
-      expect(batchInputsUnsaved(outcome.stdout, marker)).toBe(true);
-      expect(tree(root)).toEqual([]);
-      expect(readdirSync(tmp)).toEqual([]);
-    });
+    for (const folder of ['', '1']) {
+      const named = folder ? ', temp folders' : '';
+      it(`writes nothing, says its inputs were not saved and removes its folder, when the input is not a tar${named}`, async () => {
+        const root = freshFolder();
+        const { run, tmp } = localRunner(shell);
+        const marker = newTrailerMarker();
+        const args = [marker, `${root}/file`, '.t.toolhost.tmp', '', '', '', folder];
+        const outcome = await run(WRITE_MANY_SCRIPT, args, Buffer.from('not a tar\n'));
+        expect(outcome.stdout.toString('latin1')).toBe(`${marker}inputs\n`);
+        expect(outcome.stderr).toBe('');
+        expect(outcome.exitCode).toBe(0);
+        expect(batchInputsUnsaved(outcome.stdout, marker)).toBe(true);
+        expect(tree(root)).toEqual([]);
+        expect(readdirSync(tmp)).toEqual([]);
+      });
+    }
   });
 
   describe(`REMOVE_MANY_SCRIPT with ${shell.name}`, skipWhen(shell.missing), () => {

@@ -6,20 +6,22 @@
  */
 
 /**
- * Writes many files atomically. Arguments: the marker, then five per file: target (absolute), temp name, mode (empty:
- * keep the target's), durable (non-empty: flush the data before the rename and the folder after it) and deferred
- * folder flush (non-empty: the caller flushes the folder). Input: a tar holding each file's bytes under its temp path
- * beside its target as given (`<target's folder>/<temp name>`, without the leading `/`; see {@link writeArchiveName}),
- * so one `tar` writes every temp file in place; a temp file unpacked beside a symlink is then copied beside the link's
- * target. When `tar` is missing or fails, prints `<marker>inputs`, removes what it unpacked and renames nothing. The
- * temp files get their modes (one chmod per mode), are flushed together, then renamed one by one.
+ * Writes many files atomically. Arguments: the marker, then six per file: target (absolute), temp name, mode (empty:
+ * keep the target's), durable (non-empty: flush the data before the rename and the folder after it), deferred folder
+ * flush (non-empty: the caller flushes the folder) and temp folder (non-empty: the temp is a folder of the temp name
+ * holding the file under the target's name). Input: a tar holding each file's bytes under its temp path beside its
+ * target as given (`<target's folder>/<temp name>`, or `…/<temp name>/<target's name>`, without the leading `/`; see
+ * {@link writeArchiveName}), so one `tar` writes every temp file in place; a temp file unpacked beside a symlink is
+ * then copied beside the link's target. When `tar` is missing or fails, prints `<marker>inputs`, removes what it
+ * unpacked and renames nothing. The temp files get their modes (one chmod per mode) and are flushed together; then
+ * those in temp folders are moved into their folder by one `mv` a folder, the others renamed one by one.
  */
 export const WRITE_MANY_SCRIPT = [
   'm=$1; shift',
   'command -v tar >/dev/null 2>&1 || { printf \'%sinputs\\n\' "$m"; exit 0; }',
   'n=0',
-  'while [ $# -ge 5 ]; do',
-  '  t=$1; x="${t%/*}/$2"; s=0; p=; e=',
+  'while [ $# -ge 6 ]; do',
+  '  t=$1; x="${t%/*}/$2"; g=$6; [ -z "$g" ] || x="$x/${t##*/}"; s=0; p=; e=',
   // Write through symlinks to their target, never replacing the link with a regular file.
   // Resolved from the link's folder: busybox resolves a dangling link's relative target against the working folder.
   '  if [ -L "$t" ]; then',
@@ -31,10 +33,11 @@ export const WRITE_MANY_SCRIPT = [
   '  elif [ ! -d "$d" ] && ! e=$(mkdir -p -- "$d" 2>&1); then s=20',
   '  elif [ -d "$t" ]; then s=21',
   '  elif [ "$t" = "$1" ]; then p=$x',
+  '  elif [ -n "$g" ]; then p="$d/$2/${t##*/}"',
   '  else p="$d/$2"',
   '  fi',
-  '  eval "t$n=\\$t; d$n=\\$d; p$n=\\$p; x$n=\\$x; s$n=\\$s; e$n=\\$e; c$n=\\$3; u$n=\\$4; f$n=\\$5"',
-  '  n=$((n + 1)); shift 5',
+  '  eval "t$n=\\$t; d$n=\\$d; p$n=\\$p; x$n=\\$x; s$n=\\$s; e$n=\\$e; c$n=\\$3; u$n=\\$4; f$n=\\$5; g$n=\\$g; r$n="',
+  '  n=$((n + 1)); shift 6',
   'done',
   // One tar unpacks the temp files of the files still to write, and only those.
   'set --; i=0',
@@ -43,15 +46,19 @@ export const WRITE_MANY_SCRIPT = [
   '  i=0; set --',
   '  while [ $i -lt $n ]; do eval "[ \\$s$i != 0 ] || set -- \\"\\$@\\" \\"\\$x$i\\""; i=$((i + 1)); done',
   '  rm -f -- "$@"',
+  '  i=0; set --',
+  '  while [ $i -lt $n ]; do eval "[ \\$s$i != 0 ] || [ -z \\"\\$g$i\\" ] || set -- \\"\\$@\\" \\"\\${x$i%/*}\\""; i=$((i + 1)); done',
+  '  [ $# -eq 0 ] || rmdir -- "$@" 2>/dev/null',
   '  printf \'%sinputs\\n\' "$m"; exit 0',
   'fi',
   // A temp file unpacked beside a symlink moves beside the link's target, where the rename is.
   'i=0',
   'while [ $i -lt $n ]; do',
-  '  eval "s=\\$s$i; p=\\$p$i; x=\\$x$i"',
+  '  eval "s=\\$s$i; p=\\$p$i; x=\\$x$i; g=\\$g$i"',
   '  if [ "$s" = 0 ] && [ "$p" != "$x" ]; then',
-  '    e=$( { cat -- "$x" >"$p"; } 2>&1) || { rm -f -- "$p"; eval "s$i=1; e$i=\\$e"; }',
-  '    rm -f -- "$x"',
+  '    e=$( { { [ -z "$g" ] || [ -d "${p%/*}" ] || mkdir -- "${p%/*}"; } && cat -- "$x" >"$p"; } 2>&1) ||',
+  '      { rm -f -- "$p"; [ -z "$g" ] || rmdir -- "${p%/*}" 2>/dev/null; eval "s$i=1; e$i=\\$e"; }',
+  '    rm -f -- "$x"; [ -z "$g" ] || [ "${x%/*}" = "${p%/*}" ] || rmdir -- "${x%/*}" 2>/dev/null',
   '  fi',
   '  i=$((i + 1))',
   'done',
@@ -85,12 +92,30 @@ export const WRITE_MANY_SCRIPT = [
   'set --; i=0',
   'while [ $i -lt $n ]; do eval "[ \\$s$i = 0 ] && [ -n \\"\\$u$i\\" ] && set -- \\"\\$@\\" \\"\\$p$i\\""; i=$((i + 1)); done',
   '[ $# -eq 0 ] || sync "$@" 2>/dev/null || sync',
+  // Temp files in temp folders go into their folder with one mv a folder (a rename each); one still there failed.
   'i=0',
   'while [ $i -lt $n ]; do',
-  '  eval "s=\\$s$i; p=\\$p$i; t=\\$t$i; d=\\$d$i; u=\\$u$i; f=\\$f$i; e=\\$e$i"',
+  '  eval "s=\\$s$i; g=\\$g$i; d=\\$d$i; r=\\$r$i"',
+  '  if [ "$s" = 0 ] && [ -n "$g" ] && [ -z "$r" ]; then',
+  '    set --; j=$i',
+  '    while [ $j -lt $n ]; do eval "[ \\$s$j = 0 ] && [ -n \\"\\$g$j\\" ] && [ \\"\\$d$j\\" = \\"\\$d\\" ] && r$j=1 && set -- \\"\\$@\\" \\"\\$p$j\\""; j=$((j + 1)); done',
+  '    e=$(mv -f -- "$@" "$d/" 2>&1)',
+  '    for q; do',
+  '      { [ -e "$q" ] || [ -L "$q" ]; } || continue',
+  '      rm -f -- "$q"; j=0',
+  '      while [ $j -lt $n ]; do eval "[ \\"\\$p$j\\" = \\"\\$q\\" ] && s$j=1 && e$j=\\${e:-the rename failed}"; j=$((j + 1)); done',
+  '    done',
+  '    for q; do set -- "$@" "${q%/*}"; shift; done',
+  '    rmdir -- "$@" 2>/dev/null',
+  '  fi',
+  '  i=$((i + 1))',
+  'done',
+  'i=0',
+  'while [ $i -lt $n ]; do',
+  '  eval "s=\\$s$i; p=\\$p$i; t=\\$t$i; d=\\$d$i; u=\\$u$i; f=\\$f$i; e=\\$e$i; g=\\$g$i"',
   '  if [ "$s" = 0 ]; then',
   // A failed rename's message goes straight to stderr, before this file's marker.
-  '    mv -f -- "$p" "$t" || { rm -f -- "$p"; s=1; }',
+  '    [ -n "$g" ] || mv -f -- "$p" "$t" || { rm -f -- "$p"; s=1; }',
   '    [ "$s" != 0 ] || [ -z "$u" ] || [ -n "$f" ] || sync "$d" 2>/dev/null || sync',
   '  elif [ -n "$p" ]; then rm -f -- "$p"',
   '  fi',
@@ -103,10 +128,12 @@ export const WRITE_MANY_SCRIPT = [
 
 /**
  * The name a file written by {@link WRITE_MANY_SCRIPT} has in its input tar: its temp path beside `target` (absolute),
- * without the leading `/`.
+ * in a temp folder under the target's name when `inFolder`, without the leading `/`.
  */
-export function writeArchiveName(target: string, temp: string): string {
-  return `${target.slice(0, target.lastIndexOf('/'))}/${temp}`.replace(/^\//, '');
+export function writeArchiveName(target: string, temp: string, inFolder = false): string {
+  const slash = target.lastIndexOf('/');
+  const beside = `${target.slice(0, slash)}/${temp}`;
+  return (inFolder ? `${beside}/${target.slice(slash + 1)}` : beside).replace(/^\//, '');
 }
 
 /**

@@ -56,7 +56,24 @@ describe('createScriptWorkspace flushing', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.script).toBe(WRITE_MANY_SCRIPT);
     const perFile = calls[0]!.args.slice(1);
-    expect([perFile[3], perFile[8]]).toEqual(['', '']);
-    expect([perFile[0], perFile[5]]).toEqual(['/ws/a.txt', '/ws/b.txt']);
+    expect([perFile[3], perFile[9]]).toEqual(['', '']);
+    expect([perFile[0], perFile[6]]).toEqual(['/ws/a.txt', '/ws/b.txt']);
+  });
+
+  it('writes a temp as a folder holding the file only when asked to and given the temp name', async () => {
+    const { run, calls } = recording();
+    const workspace = createScriptWorkspace('/ws', '/ws', run, {
+      runBatch: async (steps) => Promise.all(steps.map((step) => run(step.script, step.args, step.input))),
+      runProcess: run,
+    });
+    await Promise.all([
+      workspace.writeFile('a.txt', bytes, { tempName: '.a.tmp', tempFolder: true }),
+      workspace.writeFile('b.txt', bytes, { tempFolder: true }),
+      workspace.writeFile('c.txt', bytes, { tempName: '.c.tmp' }),
+    ]);
+    expect(calls).toHaveLength(1);
+    const perFile = calls[0]!.args.slice(1);
+    expect([perFile[5], perFile[11], perFile[17]]).toEqual(['1', '', '']);
+    expect([perFile[1], perFile[13]]).toEqual(['.a.tmp', '.c.tmp']);
   });
 });

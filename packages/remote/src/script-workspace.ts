@@ -149,7 +149,8 @@ export function createScriptWorkspace(
       const temp = options?.tempName ?? `.${Math.random().toString(16).slice(2, 14)}.toolhost.tmp`;
       const mode = options?.mode === undefined ? '' : (options.mode & 0o7777).toString(8);
       const durable = flush && options?.durable ? '1' : '';
-      const outcome = await write({ args: [abs(path), temp, mode, durable, options?.deferFolderSync ? '1' : ''], data });
+      const args = [abs(path), temp, mode, durable, options?.deferFolderSync ? '1' : ''];
+      const outcome = await write({ args, data, ...(options?.tempFolder && options.tempName ? { tempFolder: true } : {}) });
       if (outcome.exitCode !== 0) throw failure('write', path, outcome);
     },
     async syncFolders(paths) {
