@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { approximateTokenizer } from '@toolhost/core';
+import { approximateTokenizer, type WorkspaceDurability } from '@toolhost/core';
 import { createToolHost, type ToolHost } from 'toolhost';
 import { skipWhen } from '../skip-reason.js';
 import { ENGINE_SETUP, ENGINES, needsEngine, type PreparedEngine } from './engines.js';
@@ -44,6 +44,9 @@ for (const { engine, reason } of availability) {
       await host?.close();
       await prepared?.cleanup();
     }, 60_000);
+    /** A host over a new environment of the engine (the caller closes it). */
+    const hostOfItsOwn = async (durability?: WorkspaceDurability) =>
+      createToolHost({ environment: await prepared.environment(durability), shellProfile: 'unix_like', tokenizer: approximateTokenizer });
 
     test('exec_command: exit code, merged stderr, workdir, environment', async () => {
       const result = await host.call('exec_command', { cmd: 'echo out; echo err >&2; echo "$NO_COLOR $PAGER"; exit 3' });
@@ -130,11 +133,7 @@ for (const { engine, reason } of availability) {
       const made = await prepared.probe(`mkdir exact && printf '%s' '${original.toString('base64')}' | base64 -d > exact/big.txt`);
       expect(made).toEqual({ exitCode: 0, output: '' });
       // A host of its own, so this edit does not count towards the suite host's edits before verification.
-      const editor = createToolHost({
-        environment: await prepared.environment(),
-        shellProfile: 'unix_like',
-        tokenizer: approximateTokenizer,
-      });
+      const editor = await hostOfItsOwn();
       try {
         const updated = await editor.call('apply_patch', {
           input: patch('*** Update File: exact/big.txt\n@@\n-middle\n+centre\n+añadida'),
@@ -149,11 +148,7 @@ for (const { engine, reason } of availability) {
     });
 
     test('with durability process, a multi-file edit commits as by default and leaves nothing of its journal', async () => {
-      const unflushed = createToolHost({
-        environment: await prepared.environment('process'),
-        shellProfile: 'unix_like',
-        tokenizer: approximateTokenizer,
-      });
+      const unflushed = await hostOfItsOwn('process');
       try {
         const added = await unflushed.call('apply_patch', {
           input: patch('*** Add File: unflushed/a.txt\n+a1\n*** Add File: unflushed/b.txt\n+b1'),
