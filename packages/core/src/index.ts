@@ -55,7 +55,14 @@ export type {
   WorkspaceRealPath,
   WorkspaceDurability,
 } from './workspace.js';
-export { controlCharacterProblem, normalizeWorkspacePath, resolveWorkspacePath, type WorkspacePathCheck } from './workspace-path.js';
+export {
+  controlCharacterProblem,
+  inspectWorkspacePath,
+  normalizeWorkspacePath,
+  resolveWorkspacePath,
+  type WorkspacePathCheck,
+  type WorkspacePathInspection,
+} from './workspace-path.js';
 export { fileBytesLength, isPieces, joinFileBytes, type FileBytes } from './file-bytes.js';
 export { createMemoryWorkspace, type MemoryWorkspace, type MemoryFileInput } from './memory-workspace.js';
 export { createMemorySpool, type Spool, type SpoolWriter, type MemorySpool } from './spool.js';

@@ -1,4 +1,4 @@
-import type { Workspace } from './workspace.js';
+import type { Workspace, WorkspaceStat } from './workspace.js';
 
 /** A path checked to stay inside the workspace. */
 export type WorkspacePathCheck = { ok: true; relative: string; absolute: string } | { ok: false; message: string };
@@ -53,17 +53,40 @@ export function normalizeWorkspacePath(root: string, input: string): WorkspacePa
   return { ok: true, relative, absolute: joinRoot(rootNorm, relative) };
 }
 
+/** A path checked by {@link inspectWorkspacePath}, with what `lstat` found at the path itself. */
+export type WorkspacePathInspection =
+  | { ok: true; relative: string; absolute: string; /** Undefined when nothing is there. */ own: WorkspaceStat | undefined }
+  | { ok: false; message: string };
+
 /**
  * Full check: the lexical rules of {@link normalizeWorkspacePath}, then every existing component that is a symlink
  * must resolve inside the workspace.
  */
 export async function resolveWorkspacePath(workspace: Workspace, input: string): Promise<WorkspacePathCheck> {
+  const inspected = await inspectWorkspacePath(workspace, input);
+  return inspected.ok ? { ok: true, relative: inspected.relative, absolute: inspected.absolute } : inspected;
+}
+
+/** No answer yet: the query failed and is asked again, alone, when the check gets to it. */
+const ASK_AGAIN = Symbol('ask again');
+
+/**
+ * {@link resolveWorkspacePath}, also giving what `lstat` found at the path itself. Every component is looked at in one
+ * go (a remote workspace answers them in one round trip); the checks then run in order over the answers, so a path
+ * fails as it would checked one component at a time.
+ */
+export async function inspectWorkspacePath(workspace: Workspace, input: string): Promise<WorkspacePathInspection> {
   const lexical = normalizeWorkspacePath(workspace.root, input);
   if (!lexical.ok) return lexical;
   const parts = lexical.relative ? lexical.relative.split('/') : [];
-  for (let i = 1; i <= parts.length; i++) {
-    const prefix = parts.slice(0, i).join('/');
-    const stat = await workspace.lstat(prefix);
+  const prefixes = parts.map((_, index) => parts.slice(0, index + 1).join('/'));
+  // A component past one the checks stop at may fail to be looked at (through a file, a loop): that is asked again.
+  const answers = await Promise.all(prefixes.map((prefix) => workspace.lstat(prefix).catch((): typeof ASK_AGAIN => ASK_AGAIN)));
+  let own = parts.length === 0 ? await workspace.lstat('') : undefined;
+  for (let i = 0; i < prefixes.length; i++) {
+    const prefix = prefixes[i]!;
+    const answer = answers[i];
+    const stat = answer === ASK_AGAIN ? await workspace.lstat(prefix) : answer;
     if (!stat) break;
     if (stat.kind === 'symlink') {
       const real = await workspace.realpath(prefix);
@@ -74,6 +97,7 @@ export async function resolveWorkspacePath(workspace: Workspace, input: string):
         return { ok: false, message: `path ${JSON.stringify(input)} goes through a dangling symlink ${prefix}` };
       }
     }
+    if (i === prefixes.length - 1) own = stat;
   }
-  return lexical;
+  return { ...lexical, own };
 }

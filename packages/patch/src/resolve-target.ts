@@ -1,4 +1,4 @@
-import { resolveWorkspacePath, type Workspace, type WorkspaceEntryKind } from '@toolhost/core';
+import { inspectWorkspacePath, normalizeWorkspacePath, type Workspace, type WorkspaceEntryKind } from '@toolhost/core';
 
 /** A patch path checked against the workspace boundary, with what is there now. */
 export type ResolvedTarget =
@@ -35,14 +35,18 @@ export async function resolveTarget(workspace: Workspace, input: string): Promis
 }
 
 async function resolveUnchecked(workspace: Workspace, input: string): Promise<ResolvedTarget> {
-  const checked = await resolveWorkspacePath(workspace, input);
+  const lexical = normalizeWorkspacePath(workspace.root, input);
+  // The real path is asked with the components' checks, so a remote answers both in one round trip; an answer that
+  // failed is asked again where the checks need it, so an error surfaces as it would asked alone.
+  const early = lexical.ok && lexical.relative !== '' ? workspace.realpath(lexical.relative).catch(() => undefined) : undefined;
+  const checked = await inspectWorkspacePath(workspace, input);
   if (!checked.ok) return { ok: false, code: 'outside_workspace', message: checked.message };
   const path = checked.relative;
   if (path === '')
     return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} is the workspace root, not a file` };
-  const own = await workspace.lstat(path);
+  const own = checked.own;
   if (own) {
-    const real = await workspace.realpath(path);
+    const real = (await early) ?? (await workspace.realpath(path));
     if (!real || !real.inside)
       return { ok: false, code: 'outside_workspace', message: `path ${JSON.stringify(input)} leads outside the workspace` };
     if (own.kind === 'symlink') {
