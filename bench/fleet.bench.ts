@@ -36,6 +36,8 @@ interface Engine {
 
 interface Tally {
   latencies: number[];
+  /** The same latencies by kind of call. */
+  byKind: Record<'exec' | 'patch', number[]>;
   lost: number;
   wallMs: number;
   /** The first failure, to print. */
@@ -47,7 +49,7 @@ function percentile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
 
-async function timedCall<T>(tally: Tally, call: () => Promise<T>, ok: (value: T) => boolean): Promise<void> {
+async function timedCall<T>(tally: Tally, kind: 'exec' | 'patch', call: () => Promise<T>, ok: (value: T) => boolean): Promise<void> {
   const started = performance.now();
   try {
     const value = await call();
@@ -59,7 +61,9 @@ async function timedCall<T>(tally: Tally, call: () => Promise<T>, ok: (value: T)
     tally.lost++;
     tally.firstError ??= String(error).slice(0, 300);
   }
-  tally.latencies.push(performance.now() - started);
+  const latency = performance.now() - started;
+  tally.latencies.push(latency);
+  tally.byKind[kind].push(latency);
 }
 
 function patchText(agent: number, round: number): string {
@@ -95,6 +99,7 @@ async function toolhostAgent(engine: Engine, label: string, agent: number, tally
       const expected = `agent-${agent}-call-${call}`;
       await timedCall(
         tally,
+        'exec',
         () => execToEnd(host, `echo ${expected}`),
         (result) => result.ok && result.exitCode === 0 && result.output.includes(expected),
       );
@@ -102,6 +107,7 @@ async function toolhostAgent(engine: Engine, label: string, agent: number, tally
     for (let round = 0; round < PATCHES; round++) {
       await timedCall(
         tally,
+        'patch',
         () => host.call('apply_patch', { input: patchText(agent, round) }),
         (result) => result.ok,
       );
@@ -121,6 +127,7 @@ async function cliAgent(engine: Engine, label: string, agent: number, tally: Tal
       const expected = `agent-${agent}-call-${call}`;
       await timedCall(
         tally,
+        'exec',
         () => docker('exec', '-w', '/workspace', id, 'sh', '-c', `echo ${expected}`),
         (out) => out.stdout.includes(expected),
       );
@@ -130,6 +137,7 @@ async function cliAgent(engine: Engine, label: string, agent: number, tally: Tal
       const text = `agent ${agent} round ${round}`;
       await timedCall(
         tally,
+        'patch',
         () => docker('exec', '-w', '/workspace', id, 'sh', '-c', `printf '%s\\n' '${text}' > .notes.tmp && mv .notes.tmp notes.txt`),
         () => true,
       );
@@ -141,7 +149,7 @@ async function cliAgent(engine: Engine, label: string, agent: number, tally: Tal
 
 async function fleet(engine: Engine, way: 'toolhost' | 'docker CLI'): Promise<Tally & { left: number }> {
   const label = `${way === 'toolhost' ? 'th' : 'cli'}-${process.pid}-${Date.now()}`;
-  const tally: Tally = { latencies: [], lost: 0, wallMs: 0 };
+  const tally: Tally = { latencies: [], byKind: { exec: [], patch: [] }, lost: 0, wallMs: 0 };
   const started = performance.now();
   const agents = Array.from({ length: AGENTS }, (_, agent) =>
     (way === 'toolhost' ? toolhostAgent : cliAgent)(engine, label, agent, tally).catch((error: unknown) => {
@@ -330,12 +338,28 @@ function report(engine: Engine, round: number, ours: Outcome, cli: Outcome, load
     if (tally.firstError) console.log(`first loss (${way}): ${tally.firstError}`);
   }
   console.log(`ratio toolhost / docker CLI: p50 ${ratio(0.5)}, p99 ${ratio(0.99)} (goal <= 1.1)`);
+  // Which calls make the tail: exec_command calls and patches apart.
+  const kinds = (tally: Outcome) =>
+    Object.fromEntries(
+      (['exec', 'patch'] as const).map((kind) => [
+        kind,
+        { p50: Math.round(percentile(tally.byKind[kind], 0.5)), p99: Math.round(percentile(tally.byKind[kind], 0.99)) },
+      ]),
+    );
+  for (const [way, tally] of [
+    ['toolhost', ours],
+    ['docker CLI', cli],
+  ] as const) {
+    const split = kinds(tally);
+    console.log(`${way}: exec p50/p99 ${split.exec!.p50}/${split.exec!.p99} ms, patch p50/p99 ${split.patch!.p50}/${split.patch!.p99} ms`);
+  }
   const figures = (tally: Outcome) => ({
     calls: tally.latencies.length,
     lost: tally.lost,
     left: tally.left,
     p50: Math.round(percentile(tally.latencies, 0.5)),
     p99: Math.round(percentile(tally.latencies, 0.99)),
+    byKind: kinds(tally),
     wallS: Number((tally.wallMs / 1000).toFixed(1)),
   });
   const line = {
