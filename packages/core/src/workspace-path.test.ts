@@ -75,6 +75,12 @@ describe('inspectWorkspacePath', () => {
     expect(inspected).toMatchObject({ ok: true, relative: 'src/deep/a.ts', own: { kind: 'file', size: 1 } });
     expect(waves).toEqual([['src', 'src/deep', 'src/deep/a.ts']]);
     expect(await inspectWorkspacePath(workspace, 'src/new/b.ts')).toMatchObject({ ok: true, own: undefined });
+    // The root has no component: the check looks at nothing, the inspection at the root itself.
+    waves.length = 0;
+    expect(await resolveWorkspacePath(workspace, '.')).toEqual({ ok: true, relative: '', absolute: '/workspace' });
+    expect(waves).toEqual([]);
+    expect(await inspectWorkspacePath(workspace, '.')).toMatchObject({ ok: true, relative: '', own: { kind: 'directory' } });
+    expect(waves).toEqual([['']]);
   });
 
   it('fails as a check one component at a time would: the first symlink that leads out or dangles, in order', async () => {

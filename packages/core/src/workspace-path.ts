@@ -63,12 +63,9 @@ export type WorkspacePathInspection =
  * must resolve inside the workspace.
  */
 export async function resolveWorkspacePath(workspace: Workspace, input: string): Promise<WorkspacePathCheck> {
-  const inspected = await inspectWorkspacePath(workspace, input);
-  return inspected.ok ? { ok: true, relative: inspected.relative, absolute: inspected.absolute } : inspected;
+  const checked = await checkComponents(workspace, input);
+  return checked.ok ? checked.lexical : checked;
 }
-
-/** No answer yet: the query failed and is asked again, alone, when the check gets to it. */
-const ASK_AGAIN = Symbol('ask again');
 
 /**
  * {@link resolveWorkspacePath}, also giving what `lstat` found at the path itself. Every component is looked at in one
@@ -76,13 +73,30 @@ const ASK_AGAIN = Symbol('ask again');
  * fails as it would checked one component at a time.
  */
 export async function inspectWorkspacePath(workspace: Workspace, input: string): Promise<WorkspacePathInspection> {
+  const checked = await checkComponents(workspace, input);
+  if (!checked.ok) return checked;
+  // The root has no component of its own to have been looked at.
+  const own = checked.lexical.relative === '' ? await workspace.lstat('') : checked.last;
+  return { ...checked.lexical, own };
+}
+
+/** No answer yet: the query failed and is asked again, alone, when the check gets to it. */
+const ASK_AGAIN = Symbol('ask again');
+
+/** The checks of {@link resolveWorkspacePath}, with what `lstat` found at the last component (undefined: nothing). */
+async function checkComponents(
+  workspace: Workspace,
+  input: string,
+): Promise<
+  { ok: true; lexical: Extract<WorkspacePathCheck, { ok: true }>; last: WorkspaceStat | undefined } | { ok: false; message: string }
+> {
   const lexical = normalizeWorkspacePath(workspace.root, input);
   if (!lexical.ok) return lexical;
   const parts = lexical.relative ? lexical.relative.split('/') : [];
   const prefixes = parts.map((_, index) => parts.slice(0, index + 1).join('/'));
   // A component past one the checks stop at may fail to be looked at (through a file, a loop): that is asked again.
   const answers = await Promise.all(prefixes.map((prefix) => workspace.lstat(prefix).catch((): typeof ASK_AGAIN => ASK_AGAIN)));
-  let own = parts.length === 0 ? await workspace.lstat('') : undefined;
+  let last: WorkspaceStat | undefined;
   for (let i = 0; i < prefixes.length; i++) {
     const prefix = prefixes[i]!;
     const answer = answers[i];
@@ -97,7 +111,7 @@ export async function inspectWorkspacePath(workspace: Workspace, input: string):
         return { ok: false, message: `path ${JSON.stringify(input)} goes through a dangling symlink ${prefix}` };
       }
     }
-    if (i === prefixes.length - 1) own = stat;
+    if (i === prefixes.length - 1) last = stat;
   }
-  return { ...lexical, own };
+  return { ok: true, lexical, last };
 }

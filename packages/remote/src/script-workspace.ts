@@ -49,8 +49,9 @@ export interface ScriptWorkspaceOptions {
   runBatch?: ScriptBatchRunner;
   /**
    * Runs a helper with its input handed over raw (a helper shell that takes raw input, else a process of its own); with
-   * `runBatch`, the files written together go to one such helper (one tar unpacking their temp files in place, then a
-   * rename a file), and so do the backups linked together (one tar of hard links).
+   * `runBatch`, the files written together go to one such helper (one tar unpacking their temp files in place, then
+   * one `mv` a folder for temps in temp folders, a rename a file for the others), and so do the backups linked
+   * together (one tar of hard links).
    */
   runProcess?: ScriptRunner;
   /** Flush durable writes and folders (default true); without, a commit survives the host's crash, not the remote's. */
